@@ -1,0 +1,52 @@
+/** A parsed result together with the raw `Response` it came from. */
+export interface WithResponse<T> {
+  /** The parsed, validated result. */
+  data: T;
+  /** The HTTP response: status and headers (such as `X-RateLimit-Remaining`); its body is already read. */
+  response: Response;
+}
+
+/**
+ * The promise every call returns: await it for the result, or call `.withResponse()` for the result and
+ * the raw `Response` too, from the same single request.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #result: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** Wraps a pending `{ data, response }`; the request is already under way. */
+  constructor(result: Promise<WithResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#result = result;
+  }
+
+  /** The result and the raw `Response`, without a second request. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  #value(): Promise<T> {
+    this.#data ??= this.#result.then((r) => r.data);
+    return this.#data;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a Promise; awaiting it must run the request.
+  override then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#value().then(onfulfilled, onrejected);
+  }
+
+  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
+    return this.#value().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#value().finally(onfinally);
+  }
+}

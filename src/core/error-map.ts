@@ -1,0 +1,91 @@
+import {
+  APIError,
+  type APIErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './errors.js';
+
+/** What a server answer looked like, as every error mapper sees it. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  /** Parsed JSON, or the raw text when it does not parse, or `undefined` when empty. */
+  body: unknown;
+  /** `true` when `body` came from JSON. */
+  isJson: boolean;
+  /** `METHOD path` of the request, without query (the query may hold the key). */
+  request: string;
+}
+
+/** Extra data an API folder read out of an error body. */
+export interface ErrorDetail {
+  /** The server's own message, verbatim. */
+  detail?: string;
+  fieldErrors?: Record<string, string[]>;
+}
+
+const SNIPPET = 120;
+
+/** A short, single-line description of a body that was not the JSON we expected. */
+export function describeBody(answer: Pick<Answer, 'body' | 'isJson' | 'headers'>): string {
+  const { body } = answer;
+  if (body === undefined || body === '') return 'the body was empty';
+  if (answer.isJson) return `unexpected JSON body: ${truncate(JSON.stringify(body))}`;
+  const type = answer.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+  const text = String(body);
+  const kind = /^\s*</.test(text) ? 'an HTML page' : 'text that is not JSON';
+  return `the body was ${kind} (${type}, ${text.length} chars): ${truncate(text)}`;
+}
+
+function truncate(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > SNIPPET ? `${flat.slice(0, SNIPPET)}…` : flat;
+}
+
+/**
+ * Seconds the server asked us to wait: `Retry-After` (seconds or HTTP date), else `X-RateLimit-Reset`
+ * (epoch seconds). `undefined` when neither says.
+ */
+export function retryAfterSeconds(headers: Headers, now = Date.now()): number | undefined {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
+  }
+  const reset = headers.get('x-ratelimit-reset')?.trim();
+  if (reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) - Math.floor(now / 1000));
+  return undefined;
+}
+
+/** Builds the status class for a non-2xx answer, with a message that reads on its own. */
+export function statusError(answer: Answer, detail: ErrorDetail = {}): APIError {
+  const { status } = answer;
+  const what = detail.detail !== undefined ? JSON.stringify(detail.detail) : describeBody(answer);
+  const fields = detail.fieldErrors ? formatFieldErrors(detail.fieldErrors) : '';
+  const init: APIErrorInit = {
+    status,
+    headers: answer.headers,
+    body: answer.body,
+    message: `${answer.request} failed with ${status}${answer.statusText ? ` ${answer.statusText}` : ''}: ${what}${fields}`,
+  };
+  if (status === 400) return new BadRequestError(init);
+  if (status === 401) return new AuthenticationError(init);
+  if (status === 403) return new PermissionDeniedError(init);
+  if (status === 404) return new NotFoundError(init);
+  if (status === 422) return new UnprocessableEntityError({ ...init, fieldErrors: detail.fieldErrors ?? {} });
+  if (status === 429) return new RateLimitError({ ...init, retryAfter: retryAfterSeconds(answer.headers) });
+  if (status >= 500) return new InternalServerError(init);
+  return new APIError(init);
+}
+
+function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
+  const parts = Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}

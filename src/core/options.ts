@@ -1,0 +1,183 @@
+import { InvalidParamsError } from './errors.js';
+
+/** How much the client logs: each level includes the ones before it. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** Any console-compatible or pino-compatible logger. */
+export interface Logger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+/** A `fetch`-compatible function, such as `globalThis.fetch` or a reference server's handler. */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/** Options shared by both clients. Every field is optional; see each client for its URL option. */
+export interface ClientOptions {
+  /** The workspace API key. Defaults to `process.env.CONTENT_PLATFORM_API_KEY`. Server-side only. */
+  apiKey?: string | undefined;
+  /** Milliseconds to wait for each attempt before it times out. Default 60 000. */
+  timeout?: number | undefined;
+  /** How many times a failed, retryable call is retried. Default 2. */
+  maxRetries?: number | undefined;
+  /** A `fetch` to use instead of the global one (a proxy agent, a test double, the reference server). */
+  fetch?: FetchLike | undefined;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string> | undefined;
+  /** Where log lines go. Default `console`. */
+  logger?: Logger | undefined;
+  /** How much to log. Default `process.env.CONTENT_PLATFORM_LOG`, else `'warn'`. */
+  logLevel?: LogLevel | undefined;
+  /** Allow running in a browser, where the key would be exposed to every visitor. Default false. */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** Options for one call; they override the client's for that call only. */
+export interface RequestOptions {
+  /** Aborts the call, including any wait between retries; the call rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds per attempt, for this call. */
+  timeout?: number | undefined;
+  /** Retries for this call. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** The options a client actually runs with, after defaults, env fallbacks and checks. */
+export interface ResolvedOptions {
+  apiKey: string;
+  /** Absolute URL of the API root, without a trailing slash, e.g. `https://x.test/api/v1`. */
+  apiRoot: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: FetchLike | undefined;
+  headers: Record<string, string>;
+  logger: Logger;
+  logLevel: LogLevel;
+}
+
+/** What differs between the two clients when options are resolved. */
+export interface ClientKind {
+  /** Class name, for messages. */
+  client: string;
+  /** Option holding the URL (`baseUrl` / `siteUrl`). */
+  urlOption: string;
+  /** Environment variable holding the URL. */
+  urlEnv: string;
+  /** Path the SDK appends (`/api/v1` / `/api`). */
+  apiPath: string;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+
+/** Reads the environment where there is one (Node, Bun, Deno); edge runtimes have none. */
+function env(name: string): string | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
+    name
+  ];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** `true` in a real browser page (not in Node, Bun, Deno or a worker runtime). */
+function inBrowser(): boolean {
+  const g = globalThis as { window?: { document?: unknown }; navigator?: unknown };
+  return typeof g.window !== 'undefined' && typeof g.window.document !== 'undefined';
+}
+
+/**
+ * Applies defaults and env fallbacks, and fails fast on anything that would only fail later.
+ * @throws {InvalidParamsError} a missing key or URL, a malformed URL, a bad timeout or retry count, a browser.
+ */
+export function resolveOptions(
+  options: ClientOptions & Record<string, unknown>,
+  kind: ClientKind,
+): ResolvedOptions {
+  if (inBrowser() && options.dangerouslyAllowBrowser !== true) {
+    throw new InvalidParamsError(
+      `${kind.client} refuses to run in a browser: the API key would be visible to every visitor. ` +
+        'Call the API from your server, or pass `dangerouslyAllowBrowser: true` if you understand the risk.',
+      'dangerouslyAllowBrowser',
+    );
+  }
+  const apiKey = options.apiKey ?? env('CONTENT_PLATFORM_API_KEY');
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new InvalidParamsError(
+      `${kind.client} needs an API key: pass \`apiKey\` or set CONTENT_PLATFORM_API_KEY.`,
+      'apiKey',
+    );
+  }
+  const url = (options[kind.urlOption] as string | undefined) ?? env(kind.urlEnv);
+  const logLevel = options.logLevel ?? (env('CONTENT_PLATFORM_LOG') as LogLevel | undefined) ?? 'warn';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new InvalidParamsError(
+      `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`,
+      'logLevel',
+    );
+  }
+  return {
+    apiKey: apiKey.trim(),
+    apiRoot: apiRoot(url, kind),
+    timeout: positive(options.timeout ?? 60_000, 'timeout'),
+    maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
+    fetch: options.fetch,
+    headers: { ...options.headers },
+    logger: options.logger ?? console,
+    logLevel,
+  };
+}
+
+/** Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. */
+function apiRoot(url: string | undefined, kind: ClientKind): string {
+  if (url === undefined || url.trim() === '') {
+    throw new InvalidParamsError(
+      `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`,
+      kind.urlOption,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new InvalidParamsError(
+      `${kind.urlOption} is not a valid URL: ${JSON.stringify(url)}.`,
+      kind.urlOption,
+    );
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new InvalidParamsError(
+      `${kind.urlOption} must use http or https; got ${parsed.protocol}`,
+      kind.urlOption,
+    );
+  }
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new InvalidParamsError(
+      `${kind.urlOption} must not carry a query, fragment or credentials: give the site root, e.g. ${parsed.origin}.`,
+      kind.urlOption,
+    );
+  }
+  let path = parsed.pathname.replace(/\/+$/, '');
+  if (path.endsWith(kind.apiPath)) path = path.slice(0, -kind.apiPath.length);
+  return `${parsed.origin}${path}${kind.apiPath}`;
+}
+
+/** Checks a per-call option the same way as the client option of the same name. */
+export function positive(value: number, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
+    throw new InvalidParamsError(
+      `${name} must be a positive number of milliseconds; got ${String(value)}.`,
+      name,
+    );
+  }
+  return value;
+}
+
+/** Checks a retry count: a whole number from 0 to 10. */
+export function retryCount(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0 || value > 10) {
+    throw new InvalidParamsError(`${name} must be a whole number from 0 to 10; got ${String(value)}.`, name);
+  }
+  return value;
+}

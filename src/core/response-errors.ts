@@ -1,0 +1,53 @@
+import { type Answer, describeBody } from './error-map.js';
+import { AuthenticationError, type ContentPlatformError, ResponseValidationError } from './errors.js';
+
+const MAX_LISTED_ISSUES = 3;
+
+/**
+ * A 2xx answer that is not JSON. After a redirect to a login page it is the server refusing the key
+ * (it redirects instead of answering 401 when the Accept header was lost on the way).
+ */
+export function notJsonError(answer: Answer, response: Response): ContentPlatformError {
+  if (response.redirected && /\/login\/?$/.test(safePath(response.url))) {
+    return new AuthenticationError({
+      status: 401,
+      headers: answer.headers,
+      body: answer.body,
+      message:
+        `${answer.request} was redirected to a login page: the server rejected the API key ` +
+        '(or a proxy dropped the Accept: application/json header).',
+    });
+  }
+  return new ResponseValidationError({
+    message: `${answer.request} answered ${answer.status} but not with JSON: ${describeBody(answer)}`,
+    issues: [],
+    body: answer.body,
+    status: answer.status,
+  });
+}
+
+/** A 2xx JSON answer that does not fit its schema; names the first few offending fields. */
+export function validationError(
+  answer: Answer,
+  issues: readonly { path: PropertyKey[]; message: string }[],
+): ResponseValidationError {
+  const listed = issues
+    .slice(0, MAX_LISTED_ISSUES)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+  const more = issues.length > MAX_LISTED_ISSUES ? ` (and ${issues.length - MAX_LISTED_ISSUES} more)` : '';
+  return new ResponseValidationError({
+    message: `${answer.request} answered ${answer.status} with a body of an unexpected shape: ${listed}${more}`,
+    issues: issues.map((issue) => ({ path: [...issue.path], message: issue.message })),
+    body: answer.body,
+    status: answer.status,
+  });
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}

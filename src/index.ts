@@ -1,0 +1,27 @@
+export type { WithResponse } from './core/api-promise.js';
+export { APIPromise } from './core/api-promise.js';
+export type { APIErrorInit, CatalogErrorCode, ValidationIssue } from './core/errors.js';
+export {
+  AccountRequestError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  CatalogError,
+  ContentPlatformError,
+  InternalServerError,
+  InvalidParamsError,
+  InvalidPurchaseCodeError,
+  ItemNotFoundError,
+  NoItemsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from './core/errors.js';
+export type { ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
+export type { Id } from './core/path.js';
+export { VERSION } from './version.js';
