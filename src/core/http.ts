@@ -67,6 +67,31 @@ export class HttpClient {
     });
   }
 
+  /** GET `path` (relative to the API root), with an optional query; resolves to the body parsed by `schema`. */
+  get<T>(path: string, schema: ZodType<T>, options?: RequestOptions, query?: Query): APIPromise<T> {
+    return this.request('GET', path, schema, { options, query });
+  }
+
+  /** POST `body` (form or JSON, per API) to `path`. */
+  post<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
+    return this.request('POST', path, schema, { options, body });
+  }
+
+  /** PUT `body` to `path`. */
+  put<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
+    return this.request('PUT', path, schema, { options, body });
+  }
+
+  /** PATCH `body` to `path`. */
+  patch<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
+    return this.request('PATCH', path, schema, { options, body });
+  }
+
+  /** DELETE `path`. */
+  delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions): APIPromise<T> {
+    return this.request('DELETE', path, schema, { options });
+  }
+
   /** Sends one request and resolves to the body parsed by `schema`. */
   request<T>(method: Method, path: string, schema: ZodType<T>, call: Call = {}): APIPromise<T> {
     return new APIPromise(this.#send(method, path, schema, call));
