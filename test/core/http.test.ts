@@ -1,0 +1,503 @@
+import { inspect } from 'node:util';
+import { delay, HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import * as errors from '../../src/core/errors.js';
+import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
+import { useMsw } from '../helpers/msw.js';
+
+const msw = useMsw();
+const ROOT = 'https://links.example.com/api/v1';
+const SITE = 'https://market.example.com/api';
+const Anything = z.unknown();
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Every text a user could see of an error: the key must be in none of them. */
+function leakSurface(error: Error): string {
+  return [
+    error.message,
+    error.stack,
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    String(error),
+  ].join('\n');
+}
+
+describe('HttpClient requests', () => {
+  it('sends a GET to the API root with the JSON, user-agent and bearer headers', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ ok: true })));
+    await expect(bearerClient().get('pixels/1', Anything)).resolves.toEqual({ ok: true });
+    expect(msw.captured).toHaveLength(1);
+    const [request] = msw.captured;
+    expect(request?.method).toBe('GET');
+    expect(request?.url).toBe(`${ROOT}/pixels/1`);
+    expect(request?.headers).toMatchObject({
+      accept: 'application/json',
+      'user-agent': 'content-platform-sdk/0.1.0',
+      authorization: `Bearer ${SECRET}`,
+    });
+    expect(request?.headers['user-agent']).not.toMatch(/Mozilla|Chrome|Firefox|Opera|Edge/);
+  });
+
+  it.each([
+    'https://links.example.com',
+    'https://links.example.com/',
+    'https://links.example.com/api/v1',
+    'https://links.example.com/api/v1/',
+  ])('builds the same URL from the base URL %s', async (baseUrl) => {
+    msw.use(http.get(`${ROOT}/domains`, () => HttpResponse.json([])));
+    await bearerClient({ baseUrl }).get('domains', Anything, {}, { page: 2 });
+    expect(msw.captured[0]?.url).toBe(`${ROOT}/domains?page=2`);
+  });
+
+  it('keeps a base URL path prefix', async () => {
+    msw.use(http.get('https://example.com/short/api/v1/pixels', () => HttpResponse.json([])));
+    await bearerClient({ baseUrl: 'https://example.com/short/' }).get('pixels', Anything);
+    expect(msw.captured[0]?.url).toBe('https://example.com/short/api/v1/pixels');
+  });
+
+  it('encodes the query and leaves undefined values out', async () => {
+    msw.use(http.get(`${ROOT}/pixels`, () => HttpResponse.json([])));
+    await bearerClient().get(
+      'pixels',
+      Anything,
+      {},
+      {
+        search: 'a&b=c d+é',
+        type: undefined,
+        per_page: 25,
+        flag: true,
+      },
+    );
+    expect(msw.captured[0]?.url).toBe(`${ROOT}/pixels?search=a%26b%3Dc+d%2B%C3%A9&per_page=25&flag=true`);
+  });
+
+  it('form-encodes bodies so Arabic, &, =, +, spaces and emoji round-trip', async () => {
+    const fields = { name: 'بكسل فيسبوك', value: 'a&b=c+d e%20f', emoji: '🚀✨', plus: '+', empty: '' };
+    let received: Record<string, string> = {};
+    msw.use(
+      http.post(`${ROOT}/pixels`, async ({ request }) => {
+        received = Object.fromEntries(new URLSearchParams(await request.text()));
+        return HttpResponse.json({ ok: true }, { status: 201 });
+      }),
+    );
+    await bearerClient().post('pixels', Anything, { ...fields, skipped: undefined });
+    expect(received).toEqual(fields);
+    expect(msw.captured[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded;charset=UTF-8');
+    expect(msw.captured[0]?.body).toBe(
+      'name=%D8%A8%D9%83%D8%B3%D9%84+%D9%81%D9%8A%D8%B3%D8%A8%D9%88%D9%83&value=a%26b%3Dc%2Bd+e%2520f&emoji=%F0%9F%9A%80%E2%9C%A8&plus=%2B&empty=',
+    );
+  });
+
+  it('sends PUT, PATCH and DELETE with their methods', async () => {
+    msw.use(
+      http.put(`${ROOT}/pixels/3`, () => HttpResponse.json({ m: 'put' })),
+      http.patch(`${ROOT}/pixels/3`, () => HttpResponse.json({ m: 'patch' })),
+      http.delete(`${ROOT}/pixels/3`, () => HttpResponse.json({ m: 'delete' })),
+    );
+    const client = bearerClient();
+    await expect(client.put('pixels/3', Anything, { name: 'x' })).resolves.toEqual({ m: 'put' });
+    await expect(client.patch('pixels/3', Anything, { name: 'y' })).resolves.toEqual({ m: 'patch' });
+    await expect(client.delete('pixels/3', Anything)).resolves.toEqual({ m: 'delete' });
+    expect(msw.captured.map((r) => [r.method, r.body])).toEqual([
+      ['PUT', 'name=x'],
+      ['PATCH', 'name=y'],
+      ['DELETE', ''],
+    ]);
+  });
+
+  it('merges client headers and per-call headers', async () => {
+    msw.use(http.get(`${ROOT}/pixels`, () => HttpResponse.json([])));
+    await bearerClient({ headers: { 'x-team': 'growth', 'x-trace': 'client' } }).get('pixels', Anything, {
+      headers: { 'x-trace': 'call' },
+    });
+    expect(msw.captured[0]?.headers).toMatchObject({ 'x-team': 'growth', 'x-trace': 'call' });
+  });
+
+  it('uses the fetch option instead of the global fetch', async () => {
+    const fetch = vi.fn(async (request: Request) => Response.json({ via: new URL(request.url).pathname }));
+    await expect(bearerClient({ fetch }).get('pixels/9', Anything)).resolves.toEqual({
+      via: '/api/v1/pixels/9',
+    });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(msw.captured).toHaveLength(0);
+  });
+});
+
+describe('HttpClient key as a parameter', () => {
+  it('puts api_key in the query of a GET, after the caller query', async () => {
+    msw.use(http.get(`${SITE}/items/item`, () => HttpResponse.json({ ok: 1 })));
+    await paramClient().get('items/item', Anything, {}, { item_id: 42 });
+    expect(msw.captured[0]?.url).toBe(`${SITE}/items/item?item_id=42&api_key=${SECRET}`);
+  });
+
+  it('cannot be replaced or dropped by a caller query', async () => {
+    msw.use(http.get(`${SITE}/items/all`, () => HttpResponse.json({ ok: 1 })));
+    await paramClient().get('items/all', Anything, {}, { api_key: 'attacker' });
+    await paramClient().get('items/all', Anything, {}, { api_key: undefined });
+    expect(msw.captured.map((r) => new URL(r.url).searchParams.getAll('api_key'))).toEqual([
+      [SECRET],
+      [SECRET],
+    ]);
+  });
+
+  it('puts api_key in the JSON body of a POST and keeps it out of the URL', async () => {
+    msw.use(http.post(`${SITE}/purchases/validation`, () => HttpResponse.json({ ok: 1 })));
+    await paramClient().post('purchases/validation', Anything, {
+      purchase_code: 'abc-123',
+      api_key: 'attacker',
+    });
+    const [request] = msw.captured;
+    expect(request?.url).toBe(`${SITE}/purchases/validation`);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.body).toBe(JSON.stringify({ purchase_code: 'abc-123', api_key: SECRET }));
+    expect(request?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('HttpClient results', () => {
+  it('parses the body through the schema (transforms included)', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ data: { id: 1, extra: true }, status: 200 })),
+    );
+    const schema = z.object({ data: z.object({ id: z.number() }) }).transform((body) => body.data);
+    await expect(bearerClient().get('pixels/1', schema)).resolves.toEqual({ id: 1 });
+  });
+
+  it('gives the raw Response with the data from one request (withResponse)', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        HttpResponse.json({ id: 1 }, { status: 200, headers: { 'X-RateLimit-Remaining': '59' } }),
+      ),
+    );
+    const { data, response } = await bearerClient().get('pixels/1', Anything).withResponse();
+    expect(data).toEqual({ id: 1 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(msw.captured).toHaveLength(1);
+  });
+
+  it('accepts JSON sent with a wrong content type', async () => {
+    msw.use(
+      http.get(
+        `${ROOT}/pixels/1`,
+        () => new HttpResponse('{"id":1}', { headers: { 'content-type': 'text/html' } }),
+      ),
+    );
+    await expect(bearerClient().get('pixels/1', Anything)).resolves.toEqual({ id: 1 });
+  });
+
+  it('turns a body that does not fit the schema into ResponseValidationError with issues and the body', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ data: { id: 'one' } })));
+    const error = await failure(
+      bearerClient().get('pixels/1', z.object({ data: z.object({ id: z.number() }) })),
+    );
+    expect(error).toBeInstanceOf(errors.ResponseValidationError);
+    const validation = error as errors.ResponseValidationError;
+    expect(validation.issues).toEqual([
+      { path: ['data', 'id'], message: expect.stringContaining('expected number') },
+    ]);
+    expect(validation.body).toEqual({ data: { id: 'one' } });
+    expect(validation.status).toBe(200);
+    expect(validation.message).toMatch(
+      /^GET pixels\/1 answered 200 with a body of an unexpected shape: data\.id: /,
+    );
+  });
+
+  it('says so when a 2xx body is an HTML page', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.html('<html><body>Welcome</body></html>')));
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.ResponseValidationError);
+    expect(error.message).toBe(
+      'GET pixels/1 answered 200 but not with JSON: the body was an HTML page (text/html, 33 chars): <html><body>Welcome</body></html>',
+    );
+    expect((error as errors.ResponseValidationError).body).toBe('<html><body>Welcome</body></html>');
+  });
+
+  it('says so when a 2xx body is empty or truncated', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => new HttpResponse(null, { status: 200 })),
+      http.get(
+        `${ROOT}/pixels/2`,
+        () => new HttpResponse('{"data": {"id": 2', { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const empty = await failure(bearerClient().get('pixels/1', Anything));
+    expect(empty).toBeInstanceOf(errors.ResponseValidationError);
+    expect(empty.message).toBe('GET pixels/1 answered 200 but not with JSON: the body was empty');
+    const truncated = await failure(bearerClient().get('pixels/2', Anything));
+    expect(truncated).toBeInstanceOf(errors.ResponseValidationError);
+    expect((truncated as errors.ResponseValidationError).body).toBe('{"data": {"id": 2');
+  });
+
+  it('turns a redirect to a login page into AuthenticationError', async () => {
+    msw.use(
+      http.get(
+        `${ROOT}/pixels`,
+        () =>
+          new HttpResponse(null, { status: 302, headers: { location: 'https://links.example.com/login' } }),
+      ),
+      http.get('https://links.example.com/login', () =>
+        HttpResponse.html('<form action="/login">Sign in</form>'),
+      ),
+    );
+    const error = await failure(bearerClient().get('pixels', Anything));
+    expect(error).toBeInstanceOf(errors.AuthenticationError);
+    expect(error.message).toBe(
+      'GET pixels was redirected to a login page: the server rejected the API key (or a proxy dropped the Accept: application/json header).',
+    );
+  });
+});
+
+describe('HttpClient error answers', () => {
+  it.each([
+    [400, errors.BadRequestError],
+    [401, errors.AuthenticationError],
+    [403, errors.PermissionDeniedError],
+    [404, errors.NotFoundError],
+    [422, errors.UnprocessableEntityError],
+    [429, errors.RateLimitError],
+    [500, errors.InternalServerError],
+    [503, errors.InternalServerError],
+  ])('maps HTTP %i to its class and keeps status, headers and body', async (status, cls) => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        HttpResponse.json({ message: 'nope' }, { status, headers: { 'x-request-id': 'r1' } }),
+      ),
+    );
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(cls);
+    const api = error as errors.APIError;
+    expect(api.status).toBe(status);
+    expect(api.headers.get('x-request-id')).toBe('r1');
+    expect(api.body).toEqual({ message: 'nope' });
+  });
+
+  it('keeps an HTML error page raw and describes it', async () => {
+    const page = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => HttpResponse.html(page, { status: 502, statusText: 'Bad Gateway' })),
+    );
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.InternalServerError);
+    expect((error as errors.APIError).body).toBe(page);
+    expect(error.message).toBe(
+      `GET pixels/1 failed with 502 Bad Gateway: the body was an HTML page (text/html, ${page.length} chars): ${page}`,
+    );
+  });
+
+  it('keeps a truncated JSON error body raw', async () => {
+    msw.use(
+      http.get(
+        `${ROOT}/pixels/1`,
+        () =>
+          new HttpResponse('{"message": "Resource not f', {
+            status: 404,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.NotFoundError);
+    expect((error as errors.APIError).body).toBe('{"message": "Resource not f');
+  });
+
+  it('describes an empty error body', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => new HttpResponse(null, { status: 500 })));
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.InternalServerError);
+    expect(error.message).toBe('GET pixels/1 failed with 500 Internal Server Error: the body was empty');
+    expect((error as errors.APIError).body).toBeUndefined();
+  });
+
+  it('lets the API read its own envelope, on 2xx answers too', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ status: 'error', msg: 'x' })));
+    const client = bearerClient(
+      {},
+      {
+        readError: (answer) =>
+          (answer.body as { status?: string }).status === 'error'
+            ? new errors.CatalogError({ ...answer, message: 'envelope', code: 'unknown', msg: 'x' })
+            : undefined,
+      },
+    );
+    const error = await failure(client.get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.CatalogError);
+    expect((error as errors.CatalogError).status).toBe(200);
+  });
+});
+
+describe('HttpClient failures without an answer', () => {
+  it('maps a network failure to APIConnectionError', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.error()));
+    const error = await failure(bearerClient().get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.APIConnectionError);
+    expect(error).not.toBeInstanceOf(errors.APIConnectionTimeoutError);
+    expect(error.message).toMatch(/^GET pixels\/1 failed: could not reach the server \(/);
+  });
+
+  it('maps a thrown custom fetch error to APIConnectionError without leaking the key', async () => {
+    const fetch = async () => {
+      throw new TypeError(`socket closed for Bearer ${SECRET}`);
+    };
+    const error = await failure(bearerClient({ fetch }).get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.APIConnectionError);
+    expect(leakSurface(error)).not.toContain(SECRET);
+  });
+
+  it('maps a timeout to APIConnectionTimeoutError', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, async () => {
+        await delay(2_000);
+        return HttpResponse.json({});
+      }),
+    );
+    const error = await failure(bearerClient({ timeout: 50 }).get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.APIConnectionTimeoutError);
+    expect(error.message).toBe('GET pixels/1 timed out: no answer within the timeout.');
+  });
+
+  it('honours a per-call timeout over the client one', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, async () => {
+        await delay(2_000);
+        return HttpResponse.json({});
+      }),
+    );
+    const error = await failure(bearerClient({ timeout: 60_000 }).get('pixels/1', Anything, { timeout: 30 }));
+    expect(error).toBeInstanceOf(errors.APIConnectionTimeoutError);
+  });
+
+  it('maps the caller abort to APIUserAbortError', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, async () => {
+        await delay(2_000);
+        return HttpResponse.json({});
+      }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const error = await failure(bearerClient().get('pixels/1', Anything, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(errors.APIUserAbortError);
+    expect(error.message).toBe('GET pixels/1 was aborted by the caller.');
+  });
+
+  it('rejects an already aborted signal without a request', async () => {
+    const error = await failure(bearerClient().get('pixels/1', Anything, { signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(errors.APIUserAbortError);
+    expect(msw.captured).toHaveLength(0);
+  });
+
+  it('rejects bad per-call options before any request', async () => {
+    const error = await failure(bearerClient().get('pixels/1', Anything, { timeout: -1 }));
+    expect(error).toBeInstanceOf(errors.InvalidParamsError);
+    expect(msw.captured).toHaveLength(0);
+  });
+});
+
+describe('HttpClient retries', () => {
+  it('retries a GET after a 503 and succeeds', async () => {
+    let calls = 0;
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json({ message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } })
+          : HttpResponse.json({ id: 1 });
+      }),
+    );
+    await expect(bearerClient({ maxRetries: 2 }).get('pixels/1', Anything)).resolves.toEqual({ id: 1 });
+    expect(calls).toBe(2);
+  });
+
+  it('never retries a form POST (a create) after an answer', async () => {
+    msw.use(http.post(`${ROOT}/pixels`, () => HttpResponse.json({ message: 'boom' }, { status: 500 })));
+    const error = await failure(bearerClient({ maxRetries: 2 }).post('pixels', Anything, { name: 'x' }));
+    expect(error).toBeInstanceOf(errors.InternalServerError);
+    expect(msw.captured).toHaveLength(1);
+  });
+
+  it('does not sleep through a Retry-After beyond the cap: RateLimitError at once', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        HttpResponse.json(
+          { message: 'Too Many Attempts.' },
+          { status: 429, headers: { 'retry-after': '3600' } },
+        ),
+      ),
+    );
+    const started = Date.now();
+    const error = await failure(bearerClient({ maxRetries: 2 }).get('pixels/1', Anything));
+    expect(error).toBeInstanceOf(errors.RateLimitError);
+    expect((error as errors.RateLimitError).retryAfter).toBe(3600);
+    expect(msw.captured).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('HttpClient secrets', () => {
+  it('keeps the key out of every error text, JSON, inspect output and stack', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        HttpResponse.json({ message: `bad key ${SECRET}` }, { status: 401 }),
+      ),
+      http.get(`${ROOT}/pixels/2`, () => HttpResponse.error()),
+      http.get(`${SITE}/items/all`, () => HttpResponse.html(`<p>${SECRET}</p>`, { status: 500 })),
+      http.get(`${SITE}/items/item`, () => HttpResponse.json({ wrong: true })),
+    );
+    const failures = await Promise.all([
+      failure(bearerClient().get('pixels/1', Anything)),
+      failure(bearerClient().get('pixels/2', Anything)),
+      failure(paramClient().get('items/all', Anything)),
+      failure(paramClient().get('items/item', z.object({ id: z.number() }), {}, { item_id: 1 })),
+      failure(paramClient().get('items/item', Anything, { signal: AbortSignal.abort() })),
+    ]);
+    expect(failures.map((e) => e.name)).toEqual([
+      'AuthenticationError',
+      'APIConnectionError',
+      'InternalServerError',
+      'ResponseValidationError',
+      'APIUserAbortError',
+    ]);
+    for (const error of failures) expect(leakSurface(error)).not.toContain(SECRET);
+    expect((failures[0] as errors.APIError).body).toEqual({ message: 'bad key ***' });
+  });
+
+  it('does not show the key when a client is inspected', () => {
+    expect(inspect(bearerClient(), { depth: 10, showHidden: true })).not.toContain(SECRET);
+    expect(inspect(paramClient(), { depth: 10, showHidden: true })).not.toContain(SECRET);
+  });
+});
+
+describe('HttpClient logging', () => {
+  it('logs one line per attempt with method, redacted URL, status and duration', async () => {
+    msw.use(http.get(`${SITE}/items/all`, () => HttpResponse.json({ ok: 1 })));
+    const lines: string[] = [];
+    const logger = {
+      error: vi.fn(),
+      warn: vi.fn(),
+      info: (line: string) => lines.push(line),
+      debug: vi.fn(),
+    };
+    await paramClient({ logger, logLevel: 'info' }).get('items/all', Anything);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\[content-platform-sdk\] GET https:\/\/market\.example\.com\/api\/items\/all\?api_key=\*\*\* → 200 in \d+ ms$/,
+    );
+  });
+
+  it('stays silent below the level', async () => {
+    msw.use(http.get(`${SITE}/items/all`, () => HttpResponse.json({ ok: 1 })));
+    const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
+    await paramClient({ logger, logLevel: 'warn' }).get('items/all', Anything);
+    expect(logger.info).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InvalidParamsError } from '../../src/core/errors.js';
+import { resolveOptions } from '../../src/core/options.js';
+import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
+
+function failure(run: () => unknown): InvalidParamsError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InvalidParamsError) return error;
+    throw error;
+  }
+  throw new Error('expected an InvalidParamsError');
+}
+
+describe('resolveOptions', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    ['https://links.example.com', 'https://links.example.com/api/v1'],
+    ['https://links.example.com/', 'https://links.example.com/api/v1'],
+    ['https://links.example.com/api/v1', 'https://links.example.com/api/v1'],
+    ['https://links.example.com/api/v1/', 'https://links.example.com/api/v1'],
+    ['https://links.example.com//', 'https://links.example.com/api/v1'],
+    ['https://example.com/short', 'https://example.com/short/api/v1'],
+    ['https://example.com/short/api/v1/', 'https://example.com/short/api/v1'],
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010/api/v1'],
+    ['  https://links.example.com  ', 'https://links.example.com/api/v1'],
+  ])('management base URL %s → API root %s', (baseUrl, root) => {
+    expect(resolveOptions({ apiKey: 'k', baseUrl }, MANAGEMENT_KIND).apiRoot).toBe(root);
+  });
+
+  it.each([
+    ['https://market.example.com', 'https://market.example.com/api'],
+    ['https://market.example.com/api', 'https://market.example.com/api'],
+    ['https://market.example.com/api/', 'https://market.example.com/api'],
+    ['https://example.com/shop/', 'https://example.com/shop/api'],
+  ])('catalog site URL %s → API root %s', (siteUrl, root) => {
+    expect(resolveOptions({ apiKey: 'k', siteUrl }, CATALOG_KIND).apiRoot).toBe(root);
+  });
+
+  it('falls back to the environment for the key and the URLs', () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'env-key');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://shop.example.com');
+    expect(resolveOptions({}, MANAGEMENT_KIND)).toMatchObject({
+      apiKey: 'env-key',
+      apiRoot: 'https://env.example.com/api/v1',
+    });
+    expect(resolveOptions({}, CATALOG_KIND).apiRoot).toBe('https://shop.example.com/api');
+  });
+
+  it('prefers explicit options over the environment', () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'env-key');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
+    expect(
+      resolveOptions({ apiKey: 'mine', baseUrl: 'https://mine.example.com' }, MANAGEMENT_KIND),
+    ).toMatchObject({
+      apiKey: 'mine',
+      apiRoot: 'https://mine.example.com/api/v1',
+    });
+  });
+
+  it('applies the documented defaults', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', '');
+    const resolved = resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND);
+    expect(resolved).toMatchObject({
+      timeout: 60_000,
+      maxRetries: 2,
+      logLevel: 'warn',
+      headers: {},
+      fetch: undefined,
+    });
+    expect(resolved.logger).toBe(console);
+  });
+
+  it('reads the log level from CONTENT_PLATFORM_LOG', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'debug');
+    expect(resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND).logLevel).toBe(
+      'debug',
+    );
+  });
+
+  it('fails at construction without a key, naming the option and the variable', () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', '');
+    const error = failure(() => resolveOptions({ baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND));
+    expect(error.message).toBe(
+      'ManagementClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_API_KEY.',
+    );
+    expect(error.param).toBe('apiKey');
+    expect(
+      failure(() => resolveOptions({ apiKey: '   ', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND))
+        .param,
+    ).toBe('apiKey');
+  });
+
+  it('fails at construction without a URL', () => {
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', '');
+    const error = failure(() => resolveOptions({ apiKey: 'k' }, CATALOG_KIND));
+    expect(error.message).toBe('CatalogClient needs a URL: pass `siteUrl` or set CONTENT_PLATFORM_SITE_URL.');
+    expect(error.param).toBe('siteUrl');
+  });
+
+  it.each([
+    ['not a URL', 'links.example.com', 'baseUrl is not a valid URL: "links.example.com".'],
+    ['another protocol', 'ftp://links.example.com', 'baseUrl must use http or https; got ftp:'],
+    ['a query', 'https://links.example.com/?x=1', 'must not carry a query'],
+    ['a fragment', 'https://links.example.com/#x', 'must not carry a query'],
+    ['credentials', 'https://user:pw@links.example.com', 'must not carry a query, fragment or credentials'],
+  ])('rejects a base URL with %s', (_label, baseUrl, message) => {
+    const error = failure(() => resolveOptions({ apiKey: 'k', baseUrl }, MANAGEMENT_KIND));
+    expect(error.message).toContain(message);
+    expect(error.param).toBe('baseUrl');
+  });
+
+  it.each([
+    ['timeout', { timeout: 0 }],
+    ['timeout', { timeout: -5 }],
+    ['timeout', { timeout: Number.NaN }],
+    ['timeout', { timeout: 2 ** 31 }],
+    ['maxRetries', { maxRetries: -1 }],
+    ['maxRetries', { maxRetries: 1.5 }],
+    ['maxRetries', { maxRetries: 11 }],
+    ['logLevel', { logLevel: 'verbose' }],
+  ])('rejects a bad %s', (param, bad) => {
+    const error = failure(() =>
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', ...(bad as object) }, MANAGEMENT_KIND),
+    );
+    expect(error.param).toBe(param);
+  });
+
+  it('refuses to run in a browser unless dangerouslyAllowBrowser is set', () => {
+    vi.stubGlobal('window', { document: {} });
+    const error = failure(() =>
+      resolveOptions({ apiKey: SECRET, baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND),
+    );
+    expect(error.param).toBe('dangerouslyAllowBrowser');
+    expect(error.message).toContain('ManagementClient refuses to run in a browser');
+    expect(error.message).not.toContain(SECRET);
+    expect(
+      resolveOptions(
+        { apiKey: 'k', baseUrl: 'https://x.example.com', dangerouslyAllowBrowser: true },
+        MANAGEMENT_KIND,
+      ).apiKey,
+    ).toBe('k');
+  });
+
+  it('does not mistake a worker-like global without a document for a browser', () => {
+    vi.stubGlobal('window', {});
+    expect(resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND).apiKey).toBe(
+      'k',
+    );
+  });
+});
