@@ -9,6 +9,7 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from './errors.js';
+import { redact } from './log.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
 export interface Answer {
@@ -88,4 +89,30 @@ export function statusError(answer: Answer, detail: ErrorDetail = {}): APIError 
 function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
   const parts = Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+/**
+ * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `secret` is given
+ * (error answers), it is scrubbed first, since an error body could echo the key into a message or toJSON().
+ */
+export function decodeAnswer(response: Response, text: string, request: string, secret?: string): Answer {
+  const raw = secret === undefined ? text : redact(text, secret);
+  let body: unknown = raw === '' ? undefined : raw;
+  let isJson = false;
+  if (raw.trim() !== '') {
+    try {
+      body = JSON.parse(raw);
+      isJson = true;
+    } catch {
+      // Not JSON: the raw text stays in `body`.
+    }
+  }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+    body,
+    isJson,
+    request,
+  };
 }

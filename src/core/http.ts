@@ -2,7 +2,7 @@ import ky, { HTTPError, type KyInstance, type Options as KyOptions, NetworkError
 import type { ZodType } from 'zod';
 import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { type Answer, retryAfterSeconds, statusError } from './error-map.js';
+import { type Answer, decodeAnswer, statusError } from './error-map.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -10,16 +10,16 @@ import {
   APIUserAbortError,
   ContentPlatformError,
 } from './errors.js';
-import { createLog, type Log, redact, redactUrl } from './log.js';
+import { createLog, type Log, loggingFetch, redact } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
-import { notJsonError, validationError } from './response-errors.js';
+import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
+import { connectionCode, type Method, retryPolicy, retryReason } from './retry.js';
 
 /** Query values; `undefined` ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 /** Body fields; `undefined` ones are left out. */
 export type Body = Record<string, string | number | boolean | undefined>;
-/** HTTP methods the APIs use. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { Method } from './retry.js';
 
 /** What differs between the two APIs at the HTTP level. */
 export interface ApiConfig {
@@ -39,10 +39,6 @@ export interface Call {
   body?: Body | undefined;
   options?: RequestOptions | undefined;
 }
-
-const RETRY_STATUSES = [408, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
-// A server asking for a longer wait than this is answered with RateLimitError rather than a long sleep.
-const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The only door to the network: builds requests, retries, maps every failure, and validates every body. */
 export class HttpClient {
@@ -103,13 +99,13 @@ export class HttpClient {
     let response: Response;
     let text: string;
     try {
-      const pending = this.#ky(path, this.#kyOptions(method, call, options));
+      const pending = this.#ky(path, this.#kyOptions(method, path, call, options));
       text = await pending.text();
       response = await pending;
     } catch (error) {
       throw this.#failure(error, method, path, options.signal);
     }
-    const answer = this.#answer(response, text, label, false);
+    const answer = decodeAnswer(response, text, label);
     const envelopeError = this.#api.readError(answer, path);
     if (envelopeError) throw envelopeError;
     if (!answer.isJson) throw notJsonError(answer, response);
@@ -118,7 +114,7 @@ export class HttpClient {
     return { data: parsed.data, response };
   }
 
-  #kyOptions(method: Method, call: Call, options: RequestOptions): KyOptions {
+  #kyOptions(method: Method, path: string, call: Call, options: RequestOptions): KyOptions {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) query.append(key, String(value));
@@ -130,28 +126,26 @@ export class HttpClient {
       if (body === undefined) query.set(credentials.name, this.#options.apiKey);
       else body = { ...body, [credentials.name]: this.#options.apiKey };
     }
-    const maxRetries = retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries');
+    const limit = retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries');
+    const total = options.totalTimeout ?? this.#options.totalTimeout;
     return {
       method,
       searchParams: query,
       ...(body === undefined ? {} : this.#encode(body)),
       headers: { ...this.#options.headers, ...options.headers },
       timeout: positive(options.timeout ?? this.#options.timeout, 'timeout'),
+      ...(total === undefined ? {} : { totalTimeout: positive(total, 'totalTimeout') }),
       ...(options.signal ? { signal: options.signal } : {}),
-      fetch: this.#loggingFetch(),
-      retry: {
-        limit: maxRetries,
-        methods: [...this.#api.retryMethods],
-        statusCodes: RETRY_STATUSES,
-        afterStatusCodes: [429, 503],
-        retryOnTimeout: true,
-        jitter: true,
-        backoffLimit: 8_000,
-        shouldRetry: ({ error }) => {
-          if (!(error instanceof HTTPError)) return undefined;
-          const wait = retryAfterSeconds(error.response.headers);
-          return wait !== undefined && wait * 1000 > MAX_RETRY_AFTER_MS ? false : undefined;
-        },
+      // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
+      redirect: 'manual',
+      fetch: loggingFetch(this.#options.fetch ?? globalThis.fetch, this.#log),
+      retry: retryPolicy(method, this.#api.retryMethods, limit),
+      hooks: {
+        beforeRetry: [
+          ({ error, retryCount: n }) => {
+            this.#log('warn', `${method} ${path}: retry ${n} of ${limit} after ${retryReason(error)}`);
+          },
+        ],
       },
     };
   }
@@ -164,68 +158,22 @@ export class HttpClient {
     return { body: new URLSearchParams(fields.map(([key, value]) => [key, String(value)])) };
   }
 
-  /** Wraps fetch to log one line per attempt; resolved per call so test doubles installed later apply. */
-  #loggingFetch(): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
-    const fetchImpl = this.#options.fetch ?? globalThis.fetch;
-    let attempt = 0;
-    return async (request, init) => {
-      // ky always passes a Request; the guard keeps a user's Request-only fetch safe regardless.
-      const input = request instanceof Request ? request : new Request(request, init);
-      attempt += 1;
-      const started = performance.now();
-      const line = `${input.method} ${redactUrl(input.url)}`;
-      const retry = attempt > 1 ? ` (retry ${attempt - 1})` : '';
-      try {
-        const response = await fetchImpl(input, init);
-        const ms = Math.round(performance.now() - started);
-        this.#log('info', `${line} → ${response.status} in ${ms} ms${retry}`);
-        return response;
-      } catch (error) {
-        const ms = Math.round(performance.now() - started);
-        this.#log('info', `${line} → no answer after ${ms} ms${retry}: ${(error as Error)?.message}`);
-        throw error;
-      }
-    };
-  }
-
-  #answer(response: Response, text: string, label: string, isError: boolean): Answer {
-    // An error body could echo the key back; scrub it before it can reach a message or toJSON().
-    const raw = isError ? redact(text, this.#options.apiKey) : text;
-    let body: unknown = raw === '' ? undefined : raw;
-    let isJson = false;
-    if (raw.trim() !== '') {
-      try {
-        body = JSON.parse(raw);
-        isJson = true;
-      } catch {
-        // Not JSON: the raw text stays in `body`.
-      }
-    }
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-      body,
-      isJson,
-      request: label,
-    };
-  }
-
   #failure(error: unknown, method: Method, path: string, signal: AbortSignal | undefined): Error {
     const label = `${method} ${path}`;
     if (error instanceof ContentPlatformError) return error;
     if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
     if (error instanceof HTTPError) {
       const text = typeof error.data === 'string' ? error.data : '';
-      const answer = this.#answer(error.response, text, label, true);
+      const answer = decodeAnswer(error.response, text, label, this.#options.apiKey);
+      if (isRedirect(error.response)) return redirectError(answer, error.response);
       return this.#api.readError(answer, path) ?? statusError(answer);
     }
     if (error instanceof TimeoutError) {
       return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);
     }
     const cause = error instanceof NetworkError ? error.cause : error;
-    const reason = redact(String((cause as Error)?.message ?? cause), this.#options.apiKey);
-    const code = (cause as { cause?: { code?: string } })?.cause?.code;
-    return new APIConnectionError(`${label} failed: could not reach the server (${code ?? reason}).`);
+    const reason =
+      connectionCode(cause) ?? redact(String((cause as Error)?.message ?? cause), this.#options.apiKey);
+    return new APIConnectionError(`${label} failed: could not reach the server (${reason}).`);
   }
 }

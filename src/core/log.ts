@@ -27,3 +27,30 @@ export function redact(text: string, secret: string): string {
 export function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&#]*/gi, '$1***');
 }
+
+/**
+ * Wraps a fetch to log one line per attempt: method, redacted URL, status or failure, duration, retry number.
+ * ky always passes a Request; a plain URL is turned into one so a user's Request-only fetch works regardless.
+ */
+export function loggingFetch(
+  fetchImpl: (input: Request, init?: RequestInit) => Promise<Response>,
+  log: Log,
+): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
+  let attempt = 0;
+  return async (request, init) => {
+    const input = request instanceof Request ? request : new Request(request, init);
+    attempt += 1;
+    const started = performance.now();
+    const line = `${input.method} ${redactUrl(input.url)}`;
+    const retry = attempt > 1 ? ` (retry ${attempt - 1})` : '';
+    try {
+      const response = await fetchImpl(input, init);
+      log('info', `${line} → ${response.status} in ${Math.round(performance.now() - started)} ms${retry}`);
+      return response;
+    } catch (error) {
+      const ms = Math.round(performance.now() - started);
+      log('info', `${line} → no answer after ${ms} ms${retry}: ${(error as Error)?.message}`);
+      throw error;
+    }
+  };
+}

@@ -20,8 +20,12 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /** Milliseconds to wait for each attempt before it times out. Default 60 000. */
   timeout?: number | undefined;
+  /** Milliseconds for the whole call, retries and waits included. Default: no overall deadline. */
+  totalTimeout?: number | undefined;
   /** How many times a failed, retryable call is retried. Default 2. */
   maxRetries?: number | undefined;
+  /** Allow an `http://` URL to a host that is not loopback, sending the key in clear text. Default false. */
+  allowInsecureHttp?: boolean | undefined;
   /** A `fetch` to use instead of the global one (a proxy agent, a test double, the reference server). */
   fetch?: FetchLike | undefined;
   /** Extra headers sent with every request. */
@@ -40,6 +44,8 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Milliseconds per attempt, for this call. */
   timeout?: number | undefined;
+  /** Milliseconds for this whole call, retries and waits included. */
+  totalTimeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;
   /** Extra headers for this call. */
@@ -52,6 +58,7 @@ export interface ResolvedOptions {
   /** Absolute URL of the API root, without a trailing slash, e.g. `https://x.test/api/v1`. */
   apiRoot: string;
   timeout: number;
+  totalTimeout: number | undefined;
   maxRetries: number;
   fetch: FetchLike | undefined;
   headers: Record<string, string>;
@@ -119,8 +126,10 @@ export function resolveOptions(
   }
   return {
     apiKey: apiKey.trim(),
-    apiRoot: apiRoot(url, kind),
+    apiRoot: apiRoot(url, kind, options.allowInsecureHttp === true),
     timeout: positive(options.timeout ?? 60_000, 'timeout'),
+    totalTimeout:
+      options.totalTimeout === undefined ? undefined : positive(options.totalTimeout, 'totalTimeout'),
     maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
     fetch: options.fetch,
     headers: { ...options.headers },
@@ -130,7 +139,7 @@ export function resolveOptions(
 }
 
 /** Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. */
-function apiRoot(url: string | undefined, kind: ClientKind): string {
+function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: boolean): string {
   if (url === undefined || url.trim() === '') {
     throw new InvalidParamsError(
       `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`,
@@ -158,9 +167,27 @@ function apiRoot(url: string | undefined, kind: ClientKind): string {
       kind.urlOption,
     );
   }
+  if (parsed.protocol === 'http:' && !allowInsecureHttp && !isLoopback(parsed.hostname)) {
+    throw new InvalidParamsError(
+      `${kind.urlOption} uses http:// to ${parsed.hostname}: the API key would travel in clear text. ` +
+        'Use https://, or pass `allowInsecureHttp: true` if the network is trusted.',
+      kind.urlOption,
+    );
+  }
   let path = parsed.pathname.replace(/\/+$/, '');
   if (path.endsWith(kind.apiPath)) path = path.slice(0, -kind.apiPath.length);
   return `${parsed.origin}${path}${kind.apiPath}`;
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '[::1]'
+  );
 }
 
 /** Checks a per-call option the same way as the client option of the same name. */

@@ -1,5 +1,10 @@
 import { type Answer, describeBody } from './error-map.js';
-import { AuthenticationError, type ContentPlatformError, ResponseValidationError } from './errors.js';
+import {
+  APIError,
+  AuthenticationError,
+  type ContentPlatformError,
+  ResponseValidationError,
+} from './errors.js';
 
 const MAX_LISTED_ISSUES = 3;
 
@@ -13,9 +18,7 @@ export function notJsonError(answer: Answer, response: Response): ContentPlatfor
       status: 401,
       headers: answer.headers,
       body: answer.body,
-      message:
-        `${answer.request} was redirected to a login page: the server rejected the API key ` +
-        '(or a proxy dropped the Accept: application/json header).',
+      message: loginMessage(answer.request),
     });
   }
   return new ResponseValidationError({
@@ -44,9 +47,39 @@ export function validationError(
   });
 }
 
-function safePath(url: string): string {
+/** A 3xx answer (or a browser's opaque redirect), which the SDK never follows. */
+export function isRedirect(response: Response): boolean {
+  return (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect';
+}
+
+/**
+ * A redirect is not followed, so the key never travels to wherever it points. A redirect to a login page is the
+ * server refusing the key; any other one is reported with its target so the base URL can be fixed.
+ */
+export function redirectError(answer: Answer, response: Response): APIError {
+  const location = response.headers.get('location') ?? '';
+  const init = { status: answer.status, headers: answer.headers, body: answer.body };
+  if (/\/login\/?$/.test(safePath(location, response.url))) {
+    return new AuthenticationError({ ...init, message: loginMessage(answer.request) });
+  }
+  return new APIError({
+    ...init,
+    message:
+      `${answer.request} was answered with a ${answer.status} redirect to ${JSON.stringify(location)}, which the SDK ` +
+      'does not follow (it would carry the API key along). Check the base URL.',
+  });
+}
+
+function loginMessage(request: string): string {
+  return (
+    `${request} was redirected to a login page: the server rejected the API key ` +
+    '(or a proxy dropped the Accept: application/json header).'
+  );
+}
+
+function safePath(url: string, base?: string): string {
   try {
-    return new URL(url).pathname;
+    return new URL(url, base).pathname;
   } catch {
     return '';
   }

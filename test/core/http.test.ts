@@ -425,6 +425,64 @@ describe('HttpClient retries', () => {
     expect(msw.captured).toHaveLength(1);
   });
 
+  it('retries a POST when the connection was refused before anything was sent', async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      if (calls === 1)
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
+        });
+      return Response.json({ id: 5 }, { status: 201 });
+    };
+    await expect(
+      bearerClient({ fetch, maxRetries: 2 }).post('pixels', Anything, { name: 'x' }),
+    ).resolves.toEqual({ id: 5 });
+    expect(calls).toBe(2);
+  });
+
+  it('never retries a POST whose connection dropped after it was sent', async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
+      });
+    };
+    const error = await failure(
+      bearerClient({ fetch, maxRetries: 2 }).post('pixels', Anything, { name: 'x' }),
+    );
+    expect(error).toBeInstanceOf(errors.APIConnectionError);
+    expect(error.message).toBe('POST pixels failed: could not reach the server (ECONNRESET).');
+    expect(calls).toBe(1);
+  });
+
+  it('retries a GET whose connection dropped, and logs each retry as a warning', async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      if (calls < 3)
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
+        });
+      return Response.json({ ok: true });
+    };
+    const warnings: string[] = [];
+    const logger = {
+      error: vi.fn(),
+      warn: (line: string) => warnings.push(line),
+      info: vi.fn(),
+      debug: vi.fn(),
+    };
+    await expect(bearerClient({ fetch, maxRetries: 2, logger }).get('pixels/1', Anything)).resolves.toEqual({
+      ok: true,
+    });
+    expect(warnings).toEqual([
+      '[content-platform-sdk] GET pixels/1: retry 1 of 2 after a connection error (ECONNRESET)',
+      '[content-platform-sdk] GET pixels/1: retry 2 of 2 after a connection error (ECONNRESET)',
+    ]);
+  });
+
   it('does not sleep through a Retry-After beyond the cap: RateLimitError at once', async () => {
     msw.use(
       http.get(`${ROOT}/pixels/1`, () =>
@@ -440,6 +498,84 @@ describe('HttpClient retries', () => {
     expect((error as errors.RateLimitError).retryAfter).toBe(3600);
     expect(msw.captured).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('HttpClient redirects', () => {
+  it('does not follow a redirect to another origin, and says where it pointed', async () => {
+    msw.use(
+      http.get(
+        `${ROOT}/pixels`,
+        () =>
+          new HttpResponse(null, { status: 307, headers: { location: 'https://evil.example.net/collect' } }),
+      ),
+    );
+    const error = await failure(bearerClient().get('pixels', Anything));
+    expect(error.constructor).toBe(errors.APIError);
+    expect((error as errors.APIError).status).toBe(307);
+    expect(error.message).toBe(
+      'GET pixels was answered with a 307 redirect to "https://evil.example.net/collect", which the SDK does not follow (it would carry the API key along). Check the base URL.',
+    );
+    expect(msw.captured.map((r) => r.url)).toEqual([`${ROOT}/pixels`]);
+  });
+
+  it('does not carry a POST body with the key through a 308', async () => {
+    msw.use(
+      http.post(
+        `${SITE}/purchases/validation`,
+        () =>
+          new HttpResponse(null, {
+            status: 308,
+            headers: { location: 'https://other.example.org/api/purchases/validation' },
+          }),
+      ),
+    );
+    const error = await failure(paramClient().post('purchases/validation', Anything, { purchase_code: 'x' }));
+    expect((error as errors.APIError).status).toBe(308);
+    expect(msw.captured).toHaveLength(1);
+  });
+
+  it('treats a relative redirect to /login as a rejected key without fetching the page', async () => {
+    msw.use(
+      http.get(
+        `${ROOT}/domains`,
+        () => new HttpResponse(null, { status: 302, headers: { location: '/login' } }),
+      ),
+    );
+    const error = await failure(bearerClient().get('domains', Anything));
+    expect(error).toBeInstanceOf(errors.AuthenticationError);
+    expect((error as errors.APIError).status).toBe(302);
+    expect(msw.captured).toHaveLength(1);
+  });
+});
+
+describe('HttpClient deadlines', () => {
+  it('bounds the whole call, retries included, with totalTimeout', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({}, { status: 503 })));
+    const started = Date.now();
+    const error = await failure(
+      bearerClient({ maxRetries: 10, totalTimeout: 150 }).get('pixels/1', Anything),
+    );
+    expect(error).toBeInstanceOf(errors.APIConnectionTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('aborts a backoff wait at once', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        HttpResponse.json({}, { status: 503, headers: { 'retry-after': '30' } }),
+      ),
+    );
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = failure(
+      bearerClient({ maxRetries: 2 }).get('pixels/1', Anything, { signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort(), 100);
+    const error = await pending;
+    expect(error).toBeInstanceOf(errors.APIUserAbortError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(msw.captured).toHaveLength(1);
   });
 });
 

@@ -132,6 +132,46 @@ describe('resolveOptions', () => {
     expect(error.param).toBe(param);
   });
 
+  it('refuses http:// to a host that is not loopback, unless allowed', () => {
+    const error = failure(() =>
+      resolveOptions({ apiKey: SECRET, baseUrl: 'http://links.example.com' }, MANAGEMENT_KIND),
+    );
+    expect(error.param).toBe('baseUrl');
+    expect(error.message).toBe(
+      'baseUrl uses http:// to links.example.com: the API key would travel in clear text. Use https://, or pass `allowInsecureHttp: true` if the network is trusted.',
+    );
+    expect(
+      resolveOptions(
+        { apiKey: 'k', baseUrl: 'http://links.example.com', allowInsecureHttp: true },
+        MANAGEMENT_KIND,
+      ).apiRoot,
+    ).toBe('http://links.example.com/api/v1');
+  });
+
+  it.each([
+    'http://localhost:4010',
+    'http://127.0.0.1',
+    'http://127.8.9.10:80',
+    'http://[::1]:4010',
+    'http://api.localhost',
+  ])('allows http:// to the loopback host %s', (siteUrl) => {
+    expect(resolveOptions({ apiKey: 'k', siteUrl }, CATALOG_KIND).apiRoot).toBe(
+      `${new URL(siteUrl).origin}/api`,
+    );
+  });
+
+  it('checks totalTimeout', () => {
+    expect(
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', totalTimeout: 5000 }, MANAGEMENT_KIND)
+        .totalTimeout,
+    ).toBe(5000);
+    expect(
+      failure(() =>
+        resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', totalTimeout: 0 }, MANAGEMENT_KIND),
+      ).param,
+    ).toBe('totalTimeout');
+  });
+
   it('refuses to run in a browser unless dangerouslyAllowBrowser is set', () => {
     vi.stubGlobal('window', { document: {} });
     const error = failure(() =>
