@@ -24,4 +24,5 @@ export {
 } from './core/errors.js';
 export type { ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
 export type { Id } from './core/path.js';
+export * from './management/index.js';
 export { VERSION } from './version.js';

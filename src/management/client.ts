@@ -1,0 +1,53 @@
+import { type ApiConfig, HttpClient } from '../core/http.js';
+import { type ClientOptions, resolveOptions } from '../core/options.js';
+import { Domains } from './domains.js';
+import { readManagementError } from './errors.js';
+import { Pixels } from './pixels.js';
+
+/** Options of `ManagementClient`: the shared ones plus the site's base URL. */
+export interface ManagementClientOptions extends ClientOptions {
+  /** The site root, e.g. `https://links.example.com` (the SDK appends `/api/v1`). Defaults to `CONTENT_PLATFORM_BASE_URL`. */
+  baseUrl?: string | undefined;
+}
+
+const MANAGEMENT_API: ApiConfig = {
+  credentials: { kind: 'bearer' },
+  body: 'form',
+  // A POST creates a record: retrying it after a lost answer could create it twice.
+  retryMethods: ['get', 'put', 'patch', 'delete'],
+  readError: readManagementError,
+};
+
+/**
+ * Client of the Management API (`{baseUrl}/api/v1`): tracking pixels and custom domains, with a Bearer key.
+ * @throws {InvalidParamsError} at construction, when the key or URL is missing or malformed.
+ *
+ * @example
+ * const mgmt = new ManagementClient({ baseUrl: 'https://links.example.com', apiKey: process.env.KEY });
+ * const page = await mgmt.pixels.list({ type: 'facebook', sort_by: 'name', sort: 'asc', per_page: 25 });
+ * for await (const domain of mgmt.domains.list({ per_page: 100 })) console.log(domain.name);
+ */
+export class ManagementClient {
+  /** Tracking pixels: list, get, create, update, delete. */
+  readonly pixels: Pixels;
+  /** Custom domains: list, get, create, update, delete. */
+  readonly domains: Domains;
+
+  /** Checks the options at once: a missing key or URL throws here, not at the first call. */
+  constructor(options: ManagementClientOptions = {}) {
+    const http = new HttpClient(
+      resolveOptions(
+        { ...options },
+        {
+          client: 'ManagementClient',
+          urlOption: 'baseUrl',
+          urlEnv: 'CONTENT_PLATFORM_BASE_URL',
+          apiPath: '/api/v1',
+        },
+      ),
+      MANAGEMENT_API,
+    );
+    this.pixels = new Pixels(http);
+    this.domains = new Domains(http);
+  }
+}

@@ -1,0 +1,76 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { HttpClient } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { PagePromise } from '../core/pagination.js';
+import { type Id, path } from '../core/path.js';
+import {
+  checkParams,
+  type DomainCreateParams,
+  DomainCreateParamsSchema,
+  type DomainListParams,
+  DomainListParamsSchema,
+  type DomainUpdateParams,
+  DomainUpdateParamsSchema,
+} from './params.js';
+import {
+  type DeleteReceipt,
+  DeleteReceiptSchema,
+  type Domain,
+  DomainPageSchema,
+  DomainResponseSchema,
+} from './schemas.js';
+
+/** Custom domains: `/api/v1/domains`. Reach it as `client.domains`. */
+export class Domains {
+  readonly #http: HttpClient;
+
+  /** Used by `ManagementClient`; not meant to be built directly. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * A page of domains, searched and sorted; await it for a `Page`, or `for await` over every domain.
+   * @throws {InvalidParamsError} a value the spec does not allow (e.g. `per_page: 30`), before any request.
+   */
+  list(params: DomainListParams = {}, options?: RequestOptions): PagePromise<Domain> {
+    const { page, ...query } = checkParams(DomainListParamsSchema, params, 'domains.list');
+    return new PagePromise(
+      (n) => this.#http.get('domains', DomainPageSchema, options, { ...query, page: n }),
+      Number(page ?? 1),
+    );
+  }
+
+  /** One domain. @throws {NotFoundError} no domain of yours has this id. */
+  get(id: Id, options?: RequestOptions): APIPromise<Domain> {
+    return this.#http.get(path`domains/${id}`, DomainResponseSchema, options);
+  }
+
+  /**
+   * Creates a domain. @throws {InvalidParamsError} a missing or empty `name`, before any request.
+   * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
+   */
+  create(params: DomainCreateParams, options?: RequestOptions): APIPromise<Domain> {
+    return this.#http.post(
+      'domains',
+      DomainResponseSchema,
+      checkParams(DomainCreateParamsSchema, params, 'domains.create'),
+      options,
+    );
+  }
+
+  /** Changes a domain's pages (PUT; only the fields given are sent, `null` clears one; the name cannot change). */
+  update(id: Id, params: DomainUpdateParams, options?: RequestOptions): APIPromise<Domain> {
+    return this.#http.put(
+      path`domains/${id}`,
+      DomainResponseSchema,
+      checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
+      options,
+    );
+  }
+
+  /** Deletes a domain; resolves to the receipt `{ id, object: 'domain', deleted: true }`. */
+  delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
+    return this.#http.delete(path`domains/${id}`, DeleteReceiptSchema, options);
+  }
+}

@@ -1,0 +1,15 @@
+export type { PageFetcher, PageMeta, RawPage } from '../core/pagination.js';
+export { Page, PagePromise } from '../core/pagination.js';
+export { ManagementClient, type ManagementClientOptions } from './client.js';
+export { Domains } from './domains.js';
+export type {
+  DomainCreateParams,
+  DomainListParams,
+  DomainUpdateParams,
+  PixelCreateParams,
+  PixelListParams,
+  PixelUpdateParams,
+} from './params.js';
+export { Pixels } from './pixels.js';
+export type { DeleteReceipt, Domain, Pixel, PixelType } from './schemas.js';
+export { isKnownPixelType, PIXEL_TYPES } from './schemas.js';

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { InvalidParamsError } from '../core/errors.js';
+import { PIXEL_TYPES } from './schemas.js';
+
+// The real server silently replaces a bad list value by its default (a typo returns the wrong data), so
+// every parameter is checked here, before any request. Each `error` text says what is allowed.
+
+const PER_PAGE = [10, 25, 50, 100] as const;
+const oneOf = (values: readonly (string | number)[]) => ({ error: `one of ${values.join(', ')}` });
+const text = { error: 'a non-empty string' };
+const pixelType = z.enum(PIXEL_TYPES, oneOf(PIXEL_TYPES));
+const nonEmpty = z.string(text).min(1, text);
+const whole = { error: 'a whole number of at least 1' };
+/** Set it, or pass `null` to clear it (sent as an empty field, which the server stores as null). */
+const page = z.string(text).min(1, text).nullable();
+
+const listParams = {
+  /** Free text to look for. */
+  search: z.string({ error: 'a string' }).optional(),
+  /** The field `search` looks in: `'name'` (the default). */
+  search_by: z.enum(['name'], oneOf(['name'])).optional(),
+  /** `'id'` (date created, the default) or `'name'`. */
+  sort_by: z.enum(['id', 'name'], oneOf(['id', 'name'])).optional(),
+  /** `'desc'` (the default) or `'asc'`. */
+  sort: z.enum(['desc', 'asc'], oneOf(['desc', 'asc'])).optional(),
+  /** 10 (the default), 25, 50 or 100. */
+  per_page: z.literal(PER_PAGE, oneOf(PER_PAGE)).optional(),
+  /** The page to start from (default 1). */
+  page: z.int(whole).min(1, whole).optional(),
+};
+
+/** Checks pixels.list's parameters. */
+export const PixelListParamsSchema = z.strictObject({
+  ...listParams,
+  /** Only pixels of this type. */
+  type: pixelType.optional(),
+});
+/** Filters, order and page size of `pixels.list`. */
+export type PixelListParams = z.input<typeof PixelListParamsSchema>;
+
+/** Checks domains.list's parameters. */
+export const DomainListParamsSchema = z.strictObject(listParams);
+/** Filters, order and page size of `domains.list`. */
+export type DomainListParams = z.input<typeof DomainListParamsSchema>;
+
+/** Checks pixels.create's fields. */
+export const PixelCreateParamsSchema = z.strictObject({ name: nonEmpty, type: pixelType, value: nonEmpty });
+/** A new pixel: `name`, `type` and `value`, all required. */
+export type PixelCreateParams = z.input<typeof PixelCreateParamsSchema>;
+
+/** Checks pixels.update's fields. */
+export const PixelUpdateParamsSchema = PixelCreateParamsSchema.partial();
+/** The pixel fields to change; only the ones given are sent. */
+export type PixelUpdateParams = z.input<typeof PixelUpdateParamsSchema>;
+
+/** Checks domains.create's fields. */
+export const DomainCreateParamsSchema = z.strictObject({
+  name: nonEmpty,
+  index_page: page.optional(),
+  not_found_page: page.optional(),
+});
+/** A new domain: its `name`, and optionally the pages its root and unknown paths redirect to. */
+export type DomainCreateParams = z.input<typeof DomainCreateParamsSchema>;
+
+/** Checks domains.update's fields (the name cannot change). */
+export const DomainUpdateParamsSchema = DomainCreateParamsSchema.omit({ name: true });
+/** The domain pages to change (`null` clears one); only the ones given are sent. */
+export type DomainUpdateParams = z.input<typeof DomainUpdateParamsSchema>;
+
+/**
+ * Validates `params` against `schema`, returning the fields as form/query values (`null` becomes '').
+ * @throws {InvalidParamsError} naming the parameter and what it allows, e.g. `per_page must be one of 10, 25, 50, 100`.
+ */
+export function checkParams<S extends z.ZodObject>(
+  schema: S,
+  params: unknown,
+  where: string,
+): Record<string, string | number | undefined> {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) {
+    const fields = Object.entries(parsed.data as Record<string, string | number | null | undefined>);
+    return Object.fromEntries(fields.map(([key, value]) => [key, value === null ? '' : value]));
+  }
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = Object.keys(schema.shape).join(', ');
+    throw new InvalidParamsError(
+      `${where}: unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; allowed: ${allowed}.`,
+      issue.keys[0],
+    );
+  }
+  const name = issue.path[0];
+  if (name === undefined) {
+    throw new InvalidParamsError(`${where}: the parameters must be an object; got ${show(params)}.`);
+  }
+  const value = (params as Record<PropertyKey, unknown>)[name];
+  const param = String(name);
+  if (value === undefined) {
+    throw new InvalidParamsError(`${where}: ${param} is required: ${issue.message}.`, param);
+  }
+  throw new InvalidParamsError(`${where}: ${param} must be ${issue.message}; got ${show(value)}.`, param);
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}

@@ -1,0 +1,76 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { HttpClient } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { PagePromise } from '../core/pagination.js';
+import { type Id, path } from '../core/path.js';
+import {
+  checkParams,
+  type PixelCreateParams,
+  PixelCreateParamsSchema,
+  type PixelListParams,
+  PixelListParamsSchema,
+  type PixelUpdateParams,
+  PixelUpdateParamsSchema,
+} from './params.js';
+import {
+  type DeleteReceipt,
+  DeleteReceiptSchema,
+  type Pixel,
+  PixelPageSchema,
+  PixelResponseSchema,
+} from './schemas.js';
+
+/** Tracking pixels: `/api/v1/pixels`. Reach it as `client.pixels`. */
+export class Pixels {
+  readonly #http: HttpClient;
+
+  /** Used by `ManagementClient`; not meant to be built directly. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * A page of pixels, filtered and sorted; await it for a `Page`, or `for await` over every pixel.
+   * @throws {InvalidParamsError} a value the spec does not allow (e.g. `per_page: 30`), before any request.
+   */
+  list(params: PixelListParams = {}, options?: RequestOptions): PagePromise<Pixel> {
+    const { page, ...query } = checkParams(PixelListParamsSchema, params, 'pixels.list');
+    return new PagePromise(
+      (n) => this.#http.get('pixels', PixelPageSchema, options, { ...query, page: n }),
+      Number(page ?? 1),
+    );
+  }
+
+  /** One pixel. @throws {NotFoundError} no pixel of yours has this id. */
+  get(id: Id, options?: RequestOptions): APIPromise<Pixel> {
+    return this.#http.get(path`pixels/${id}`, PixelResponseSchema, options);
+  }
+
+  /**
+   * Creates a pixel. @throws {InvalidParamsError} a missing field or unknown type, before any request.
+   * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
+   */
+  create(params: PixelCreateParams, options?: RequestOptions): APIPromise<Pixel> {
+    return this.#http.post(
+      'pixels',
+      PixelResponseSchema,
+      checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
+      options,
+    );
+  }
+
+  /** Changes the given fields of a pixel (PUT; fields left out are not sent and stay as they are). */
+  update(id: Id, params: PixelUpdateParams, options?: RequestOptions): APIPromise<Pixel> {
+    return this.#http.put(
+      path`pixels/${id}`,
+      PixelResponseSchema,
+      checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
+      options,
+    );
+  }
+
+  /** Deletes a pixel; resolves to the receipt `{ id, object: 'pixel', deleted: true }`. */
+  delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
+    return this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options);
+  }
+}

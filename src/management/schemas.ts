@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { RawPage } from '../core/pagination.js';
+
+/** The pixel types of the spec, in its order. */
+export const PIXEL_TYPES = [
+  'adroll',
+  'bing',
+  'facebook',
+  'google-ads',
+  'google-analytics',
+  'google-tag-manager',
+  'linkedin',
+  'pinterest',
+  'quora',
+  'x',
+] as const;
+
+/** A pixel type the spec names. */
+export type PixelType = (typeof PIXEL_TYPES)[number];
+
+/** `true` when `type` is one of the spec's pixel types (a server may send a newer one). */
+export function isKnownPixelType(type: string): type is PixelType {
+  return (PIXEL_TYPES as readonly string[]).includes(type);
+}
+
+/** Ids are integers; a numeric string (some proxies and PHP setups send one) is read as its number. */
+const IdSchema = z.union([
+  z.int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+
+/** A timestamp as sent, e.g. `2025-01-15T10:20:30.000000Z` (microseconds), kept as the string. */
+const TimestampSchema = z.string();
+
+/**
+ * A type newer than this SDK is kept as sent rather than rejected; the type still offers the known ones.
+ */
+const PixelTypeSchema = z.string().transform((type): PixelType | (string & {}) => type);
+
+/** A tracking pixel: an ad or analytics network and its pixel id. */
+export const PixelSchema = z.object({
+  id: IdSchema,
+  /** Up to 32 characters, unique per user. */
+  name: z.string(),
+  /** One of `PIXEL_TYPES`, or a newer type kept as sent. */
+  type: PixelTypeSchema,
+  /** The pixel id on its network. */
+  value: z.string(),
+  /** Sent by the real servers; absent from a server that only follows the spec. */
+  created_at: TimestampSchema.optional(),
+  updated_at: TimestampSchema.optional(),
+});
+/** A tracking pixel (`id`, `name`, `type`, `value`, timestamps). */
+export type Pixel = z.infer<typeof PixelSchema>;
+
+/** A custom domain, with the pages its root and unknown paths redirect to. */
+export const DomainSchema = z.object({
+  id: IdSchema,
+  /** The domain name; it cannot change. */
+  name: z.string(),
+  /** Protocol and name, e.g. `https://go.example.com`; sent by the real servers. */
+  url: z.string().optional(),
+  /** Where the domain's root redirects; `null` when not set. */
+  index_page: z.string().nullable().default(null),
+  /** Where unknown paths redirect; `null` when not set. */
+  not_found_page: z.string().nullable().default(null),
+  created_at: TimestampSchema.optional(),
+  updated_at: TimestampSchema.optional(),
+});
+/** A custom domain (`id`, `name`, `url`, `index_page`, `not_found_page`, timestamps). */
+export type Domain = z.infer<typeof DomainSchema>;
+
+/** The answer to a delete: which record went away. */
+export const DeleteReceiptSchema = z.object({
+  id: IdSchema,
+  /** `'pixel'` or `'domain'`. */
+  object: z.string(),
+  deleted: z.boolean(),
+});
+/** The answer to a delete: `{ id, object, deleted }`. */
+export type DeleteReceipt = z.infer<typeof DeleteReceiptSchema>;
+
+/** Accepts `{ data: entity, status }` (show, store, update) or the bare entity; gives the entity. */
+export function entityResponse<T>(entity: z.ZodType<T>): z.ZodType<T> {
+  return z.union([z.object({ data: entity }).transform((body): T => body.data), entity]);
+}
+
+const count = z.int().nonnegative();
+
+/** Laravel's `meta`; each field optional, so a partial one still reads. Its `links` and `path` are ignored. */
+const PageMetaSchema = z.object({
+  current_page: count.optional(),
+  last_page: count.optional(),
+  per_page: count.optional(),
+  total: count.optional(),
+  from: count.nullable().optional(),
+  to: count.nullable().optional(),
+});
+
+/**
+ * A list answer: Laravel's `{ data, links, meta }`, `{ data }` alone, or a bare array (one page).
+ * `links` are never read: the next page is built from our own path and query.
+ */
+export function listResponse<T>(item: z.ZodType<T>): z.ZodType<RawPage<T>> {
+  return z.union([
+    z.array(item).transform((data): RawPage<T> => ({ data })),
+    z
+      .object({ data: z.array(item), meta: PageMetaSchema.nullable().optional() })
+      .transform(({ data, meta }): RawPage<T> => (meta ? { data, meta: strip(meta) } : { data })),
+  ]);
+}
+
+/** Drops the keys the server left out, so `exactOptionalPropertyTypes` holds. */
+function strip<T extends object>(meta: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
+
+/** Show / store / update answer of a pixel. */
+export const PixelResponseSchema = entityResponse(PixelSchema);
+/** Show / store / update answer of a domain. */
+export const DomainResponseSchema = entityResponse(DomainSchema);
+/** One page of pixels. */
+export const PixelPageSchema = listResponse(PixelSchema);
+/** One page of domains. */
+export const DomainPageSchema = listResponse(DomainSchema);
