@@ -1,3 +1,4 @@
+export * from './catalog/index.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
 export type { APIErrorInit, CatalogErrorCode, ValidationIssue } from './core/errors.js';

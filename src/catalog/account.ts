@@ -1,0 +1,25 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { HttpClient } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { type Account, AccountEnvelopeSchema } from './schemas.js';
+
+/**
+ * `catalog.account`: the account that owns the API key. Named `AccountResource` because `Account` is the
+ * entity type that `details()` returns.
+ */
+export class AccountResource {
+  readonly #http: HttpClient;
+
+  /** Built by `CatalogClient`; not meant to be constructed directly. */
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Account details: `GET /api/account/details?api_key=…`.
+   * @throws {AccountRequestError} when the server refuses the request (`طلب غير ناجح`, usually a bad key).
+   */
+  details(options?: RequestOptions): APIPromise<Account> {
+    return this.#http.get('account/details', AccountEnvelopeSchema, options);
+  }
+}

@@ -1,0 +1,48 @@
+import { HttpClient } from '../core/http.js';
+import { type ClientOptions, resolveOptions } from '../core/options.js';
+import { AccountResource } from './account.js';
+import { readCatalogError } from './errors.js';
+import { Items } from './items.js';
+import { Purchases } from './purchases.js';
+
+/** Options of `CatalogClient`: the shared client options plus the marketplace's site URL. */
+export interface CatalogClientOptions extends ClientOptions {
+  /** Site root, e.g. `https://market.example.com` (the SDK appends `/api`). Defaults to `CONTENT_PLATFORM_SITE_URL`. */
+  siteUrl?: string | undefined;
+}
+
+/**
+ * Client of the Catalog API: account details, items, and purchase-code validation. The key travels as the
+ * `api_key` parameter (query of a GET, JSON body of the POST).
+ * @throws {InvalidParamsError} at construction, when the key or the site URL is missing or malformed.
+ *
+ * @example
+ * const catalog = new CatalogClient({ siteUrl: 'https://market.example.com', apiKey });
+ * const item = await catalog.items.get(42);
+ * if (item.media.kind === 'audio') console.log(item.media.preview_audio);
+ */
+export class CatalogClient {
+  /** `account.details()`: the account that owns the key. */
+  readonly account: AccountResource;
+  /** `items.list()`, `items.get(itemId)`. */
+  readonly items: Items;
+  /** `purchases.validate(purchaseCode)`. */
+  readonly purchases: Purchases;
+
+  constructor(options: CatalogClientOptions = {}) {
+    const resolved = resolveOptions(
+      { ...options },
+      { client: 'CatalogClient', urlOption: 'siteUrl', urlEnv: 'CONTENT_PLATFORM_SITE_URL', apiPath: '/api' },
+    );
+    const http = new HttpClient(resolved, {
+      credentials: { kind: 'param', name: 'api_key' },
+      body: 'json',
+      // Purchase validation only reads, so its POST is as safe to retry as the GETs.
+      retryMethods: ['get', 'post'],
+      readError: (answer, path) => readCatalogError(answer, path, resolved.apiKey),
+    });
+    this.account = new AccountResource(http);
+    this.items = new Items(http);
+    this.purchases = new Purchases(http);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Answer } from '../core/error-map.js';
+import {
+  AccountRequestError,
+  type APIErrorInit,
+  CatalogError,
+  type CatalogErrorCode,
+  InvalidPurchaseCodeError,
+  ItemNotFoundError,
+  NoItemsError,
+} from '../core/errors.js';
+import { redact } from '../core/log.js';
+import { type CatalogCondition, catalogStatus, matchCatalogMessage } from './arabic.js';
+
+type CatalogErrorClass = new (init: APIErrorInit & { code: CatalogErrorCode; msg: string }) => CatalogError;
+
+const CONDITIONS: Readonly<Record<CatalogCondition, { type: CatalogErrorClass; text: string }>> = {
+  request_unsuccessful: { type: AccountRequestError, text: 'the request was unsuccessful' },
+  no_items: { type: NoItemsError, text: 'no items found' },
+  item_not_found: { type: ItemNotFoundError, text: 'item not found' },
+  invalid_purchase_code: { type: InvalidPurchaseCodeError, text: 'invalid purchase code' },
+};
+
+/** The condition each endpoint reports, and the HTTP status it reports it with (REAL-SERVERS.md). */
+const ENDPOINT_CONDITIONS: Readonly<Record<string, { condition: CatalogCondition; status: number }>> = {
+  'account/details': { condition: 'request_unsuccessful', status: 401 },
+  'items/all': { condition: 'no_items', status: 404 },
+  'items/item': { condition: 'item_not_found', status: 404 },
+  'purchases/validation': { condition: 'invalid_purchase_code', status: 404 },
+};
+
+const SUCCESS_KEYS = ['data', 'items', 'item'];
+const MAX_QUOTED = 200;
+
+/**
+ * Reads the Catalog error envelope `{ status: 'خطأ' | 'error', msg }` out of any answer, 2xx included, and
+ * builds the matching `CatalogError` subclass. `undefined` when the answer is not an error envelope.
+ * `msg` is kept verbatim, except that the API key, should a server echo it, is replaced by `***`.
+ */
+export function readCatalogError(answer: Answer, path: string, apiKey = ''): CatalogError | undefined {
+  const { body } = answer;
+  if (!answer.isJson || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const envelope = body as Record<string, unknown>;
+  if (!isErrorEnvelope(envelope)) return undefined;
+  const msg = typeof envelope.msg === 'string' ? redact(envelope.msg, apiKey) : '';
+  const condition = matchCatalogMessage(msg) ?? endpointCondition(path, answer.status);
+  const init = {
+    status: answer.status,
+    headers: answer.headers,
+    body: scrub(body, apiKey),
+    msg,
+  };
+  if (condition) {
+    const { type, text } = CONDITIONS[condition];
+    return new type({ ...init, code: condition, message: describe(answer, text, msg) });
+  }
+  const code: CatalogErrorCode = answer.status === 400 ? 'bad_request' : 'unknown';
+  const text = code === 'bad_request' ? 'the request was rejected' : 'the server reported an error';
+  return new CatalogError({ ...init, code, message: describe(answer, text, msg) });
+}
+
+/**
+ * An error envelope says `خطأ` / `error`; one whose `status` is a word we do not know still counts when it
+ * carries a `msg` and none of the success keys (an admin may have translated the word).
+ */
+function isErrorEnvelope(envelope: Record<string, unknown>): boolean {
+  const status = catalogStatus(envelope.status);
+  if (status === 'error') return true;
+  if (status === 'success') return false;
+  return typeof envelope.msg === 'string' && !SUCCESS_KEYS.some((name) => name in envelope);
+}
+
+function endpointCondition(path: string, status: number): CatalogCondition | undefined {
+  const expected = ENDPOINT_CONDITIONS[path];
+  return expected && expected.status === status ? expected.condition : undefined;
+}
+
+function describe(answer: Answer, text: string, msg: string): string {
+  const quoted = msg.length > MAX_QUOTED ? `${msg.slice(0, MAX_QUOTED)}…` : msg;
+  const said = msg === '' ? 'the server gave no message' : `server said ${JSON.stringify(quoted)}`;
+  return `${answer.request}: ${text} (HTTP ${answer.status}, ${said})`;
+}
+
+/** A 2xx body is not scrubbed by core (only error statuses are): do it here before it lands on an error. */
+function scrub(body: unknown, apiKey: string): unknown {
+  if (apiKey === '') return body;
+  const text = JSON.stringify(body);
+  const clean = redact(text, apiKey);
+  if (clean === text) return body;
+  try {
+    return JSON.parse(clean);
+  } catch {
+    return '(body withheld: it contained the API key)';
+  }
+}

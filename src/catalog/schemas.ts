@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { catalogStatus } from './arabic.js';
+
+// Tolerant in, exact out: each schema accepts every shape the spec or the real server (REAL-SERVERS.md)
+// sends and gives one typed shape. Unknown extra fields are accepted and left out of the result.
+
+/** A JSON number, or a decimal string as PHP may send one; always a number out. */
+const Money = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\s*-?\d+(\.\d+)?\s*$/)
+    .transform(Number),
+]);
+
+/** An integer id, or its decimal string. */
+const Int = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+
+/** A string that may be null or absent; `null` out when it is. */
+const nullableString = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`. */
+function indexedList<T extends z.ZodType>(entry: T) {
+  return z
+    .union([z.array(entry), z.record(z.string().regex(/^\d+$/), entry)])
+    .transform((value): z.output<T>[] =>
+      Array.isArray(value)
+        ? value
+        : Object.keys(value)
+            .sort((a, b) => Number(a) - Number(b))
+            .map((index) => value[index] as z.output<T>),
+    );
+}
+
+/** `tags`: an array, or the real server's comma-separated string; trimmed, empty ones dropped. */
+const Tags = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string()])
+  .nullish()
+  .transform((value): string[] => {
+    const parts = value == null ? [] : typeof value === 'string' ? value.split(',') : value.map(String);
+    return parts.map((tag) => tag.trim()).filter((tag) => tag !== '');
+  });
+
+/** `options`: null, a list of option names, or a map of option name to a value or a list of values. */
+const Options = z
+  .union([z.array(z.string()), z.record(z.string(), z.union([z.string(), z.array(z.string())]))])
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** `version`: a dotted label; a JSON number (the spec writes it unquoted) becomes its string. */
+const Version = z
+  .union([z.string(), z.number().transform(String)])
+  .nullish()
+  .transform((value) => value ?? null);
+
+/** `social_links`: an open map of network to link; null, absent or PHP's empty `[]` give `{}`, null links are dropped. */
+const SocialLinks = z
+  .union([z.record(z.string(), z.string().nullable()), z.array(z.never()).max(0)])
+  .nullish()
+  .transform((value): Record<string, string> => {
+    if (value == null || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  });
+
+const mediaShared = { thumbnail: z.string(), screenshots: z.array(z.string()) };
+
+/** Media of an audio item: `preview_audio`, no `preview_image` and no `preview_video`. */
+export const AudioMediaSchema = z.object({
+  kind: z.literal('audio'),
+  ...mediaShared,
+  preview_audio: z.string(),
+});
+/** Media of a video item: `preview_video`, and `preview_image` when the server sends it. */
+export const VideoMediaSchema = z.object({
+  kind: z.literal('video'),
+  ...mediaShared,
+  preview_image: z.string().optional(),
+  preview_video: z.string(),
+});
+/** Media of any other item: `preview_image` when the server sends it. */
+export const ImageMediaSchema = z.object({
+  kind: z.literal('image'),
+  ...mediaShared,
+  preview_image: z.string().optional(),
+});
+
+/** Media of an audio item. */
+export type AudioMedia = z.infer<typeof AudioMediaSchema>;
+/** Media of a video item. */
+export type VideoMedia = z.infer<typeof VideoMediaSchema>;
+/** Media of an item that is neither audio nor video. */
+export type ImageMedia = z.infer<typeof ImageMediaSchema>;
+/** An item's media, narrowed by `kind`: only `kind: 'audio'` has `preview_audio`. */
+export type ItemMedia = AudioMedia | VideoMedia | ImageMedia;
+
+/**
+ * `media`, with a derived `kind`: `'audio'` when it has `preview_audio`, `'video'` when it has
+ * `preview_video`, else `'image'`. `screenshots` is always an array (empty when null or absent).
+ */
+const Media = z
+  .object({
+    thumbnail: z.string(),
+    preview_image: z.string().nullish(),
+    preview_video: z.string().nullish(),
+    preview_audio: z.string().nullish(),
+    screenshots: indexedList(z.string())
+      .nullish()
+      .transform((value) => value ?? []),
+  })
+  .transform((media): ItemMedia => {
+    const shared = { thumbnail: media.thumbnail, screenshots: media.screenshots };
+    const image = media.preview_image ? { preview_image: media.preview_image } : {};
+    if (media.preview_audio) return { kind: 'audio', ...shared, preview_audio: media.preview_audio };
+    if (media.preview_video)
+      return { kind: 'video', ...shared, ...image, preview_video: media.preview_video };
+    return { kind: 'image', ...shared, ...image };
+  });
+
+/** An item (spec §2), as every server variant is normalised. */
+export const ItemSchema = z.object({
+  id: Int,
+  name: z.string(),
+  /** HTML. */
+  description: z.string(),
+  category: z.string(),
+  sub_category: nullableString,
+  options: Options,
+  version: Version,
+  demo_link: nullableString,
+  tags: Tags,
+  media: Media,
+  price: z.object({ regular: Money, extended: Money }),
+  currency: z.string(),
+  published_at: z.string(),
+});
+
+/** An item of the catalog. Branch on `item.media.kind` (or use `isAudioItem`…) to reach the preview URLs. */
+export type Item = z.infer<typeof ItemSchema>;
+
+/** Nested account objects may be null or absent: they read as objects of nulls. */
+function orEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => value ?? {}, schema);
+}
+
+/** The account that owns the API key (spec §2). Fields the spec does not promise read as `null` when missing. */
+export const AccountSchema = z.object({
+  name: orEmpty(z.object({ firstname: nullableString, lastname: nullableString, full_name: nullableString })),
+  username: z.string(),
+  email: z.string(),
+  balance: Money,
+  currency: z.string(),
+  profile: orEmpty(
+    z.object({
+      heading: nullableString,
+      description: nullableString,
+      contact: orEmpty(z.object({ email: nullableString })),
+      social_links: SocialLinks,
+      media: orEmpty(z.object({ avatar: nullableString, cover: nullableString })),
+    }),
+  ),
+  registered_at: nullableString,
+});
+
+/** The account that owns the API key. */
+export type Account = z.infer<typeof AccountSchema>;
+
+/** A validated purchase (spec §2). `supported_until` is absent when support is off (null reads as absent). */
+export const PurchaseSchema = z.object({
+  purchase_code: z.string(),
+  license_type: z.string(),
+  price: Money,
+  currency: z.string(),
+  item: ItemSchema,
+  supported_until: z.preprocess((value) => value ?? undefined, z.string().optional()),
+  downloaded: z.union([z.boolean(), z.literal([0, 1, '0', '1']).transform((value) => Number(value) === 1)]),
+  date: z.string(),
+});
+
+/** A validated purchase: its license, price, item and support period. */
+export type Purchase = z.infer<typeof PurchaseSchema>;
+
+/** The envelope's `status` must be the success word (`تم بنجاح` or `success`, tolerant of variants). */
+const SuccessStatus = z.unknown().refine((status) => catalogStatus(status) === 'success', {
+  message: 'expected the success status (تم بنجاح or success)',
+});
+
+/** `{ status, data }` → the Account. */
+export const AccountEnvelopeSchema = z
+  .object({ status: SuccessStatus, data: AccountSchema })
+  .transform((envelope) => envelope.data);
+
+/** `{ status, items }` → the Item list (an index-keyed object is accepted too). */
+export const ItemsEnvelopeSchema = z
+  .object({ status: SuccessStatus, items: indexedList(ItemSchema) })
+  .transform((envelope) => envelope.items);
+
+/** `{ status, item }` → the Item. */
+export const ItemEnvelopeSchema = z
+  .object({ status: SuccessStatus, item: ItemSchema })
+  .transform((envelope) => envelope.item);
+
+/** `{ status, data: { purchase } }` (spec) or `{ status, item }` (the real server's code) → the Purchase. */
+export const PurchaseEnvelopeSchema = z
+  .object({
+    status: SuccessStatus,
+    data: z.object({ purchase: PurchaseSchema }).optional(),
+    item: PurchaseSchema.optional(),
+  })
+  .transform((envelope, context) => {
+    const purchase = envelope.data?.purchase ?? envelope.item;
+    if (purchase) return purchase;
+    context.issues.push({
+      code: 'custom',
+      input: envelope,
+      path: ['data', 'purchase'],
+      message: 'expected the purchase under data.purchase (or under item)',
+    });
+    return z.NEVER;
+  });
