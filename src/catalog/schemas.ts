@@ -176,16 +176,22 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>;
 
 /** A validated purchase (spec §2). `supported_until` is absent when support is off (null reads as absent). */
-export const PurchaseSchema = z.object({
-  purchase_code: z.string(),
-  license_type: z.string(),
-  price: Money,
-  currency: z.string(),
-  item: ItemSchema,
-  supported_until: z.preprocess((value) => value ?? undefined, z.string().optional()),
-  downloaded: z.union([z.boolean(), z.literal([0, 1, '0', '1']).transform((value) => Number(value) === 1)]),
-  date: z.string(),
-});
+export const PurchaseSchema = z
+  .object({
+    purchase_code: z.string(),
+    license_type: z.string(),
+    price: Money,
+    currency: z.string(),
+    item: ItemSchema,
+    supported_until: z.preprocess((value) => value ?? undefined, z.string().optional()),
+    downloaded: z.union([z.boolean(), z.literal([0, 1, '0', '1']).transform((value) => Number(value) === 1)]),
+    date: z.string(),
+  })
+  .transform((purchase) => {
+    // Absent, not `undefined`: "no support" reads the same whether the server omitted the field or sent null.
+    if (purchase.supported_until === undefined) delete purchase.supported_until;
+    return purchase;
+  });
 
 /** A validated purchase: its license, price, item and support period. */
 export type Purchase = z.infer<typeof PurchaseSchema>;
