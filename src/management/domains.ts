@@ -35,10 +35,14 @@ export class Domains {
    */
   list(params: DomainListParams = {}, options?: RequestOptions): PagePromise<Domain> {
     const { page, ...query } = checkParams(DomainListParamsSchema, params, 'domains.list');
-    return new PagePromise(
-      (n) => this.#http.get('domains', DomainPageSchema, options, { ...query, page: n }),
-      Number(page ?? 1),
-    );
+    const first = page === undefined ? 1 : Number(page);
+    // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
+    const fetch = (n: number) =>
+      this.#http.get('domains', DomainPageSchema, options, {
+        ...query,
+        page: n === 1 && page === undefined ? undefined : n,
+      });
+    return new PagePromise(fetch, first);
   }
 
   /** One domain. @throws {NotFoundError} no domain of yours has this id. */

@@ -19,6 +19,8 @@ const listParams = {
   search: z.string({ error: 'a string' }).optional(),
   /** The field `search` looks in: `'name'` (the default). */
   search_by: z.enum(['name'], oneOf(['name'])).optional(),
+  /** Pixels only: keep the pixels of this type. */
+  type: pixelType.optional(),
   /** `'id'` (date created, the default) or `'name'`. */
   sort_by: z.enum(['id', 'name'], oneOf(['id', 'name'])).optional(),
   /** `'desc'` (the default) or `'asc'`. */
@@ -29,17 +31,14 @@ const listParams = {
   page: z.int(whole).min(1, whole).optional(),
 };
 
+// Key order is the spec's, and so the query's order.
 /** Checks pixels.list's parameters. */
-export const PixelListParamsSchema = z.strictObject({
-  ...listParams,
-  /** Only pixels of this type. */
-  type: pixelType.optional(),
-});
+export const PixelListParamsSchema = z.strictObject(listParams);
 /** Filters, order and page size of `pixels.list`. */
 export type PixelListParams = z.input<typeof PixelListParamsSchema>;
 
 /** Checks domains.list's parameters. */
-export const DomainListParamsSchema = z.strictObject(listParams);
+export const DomainListParamsSchema = PixelListParamsSchema.omit({ type: true });
 /** Filters, order and page size of `domains.list`. */
 export type DomainListParams = z.input<typeof DomainListParamsSchema>;
 

@@ -35,10 +35,14 @@ export class Pixels {
    */
   list(params: PixelListParams = {}, options?: RequestOptions): PagePromise<Pixel> {
     const { page, ...query } = checkParams(PixelListParamsSchema, params, 'pixels.list');
-    return new PagePromise(
-      (n) => this.#http.get('pixels', PixelPageSchema, options, { ...query, page: n }),
-      Number(page ?? 1),
-    );
+    const first = page === undefined ? 1 : Number(page);
+    // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
+    const fetch = (n: number) =>
+      this.#http.get('pixels', PixelPageSchema, options, {
+        ...query,
+        page: n === 1 && page === undefined ? undefined : n,
+      });
+    return new PagePromise(fetch, first);
   }
 
   /** One pixel. @throws {NotFoundError} no pixel of yours has this id. */
