@@ -1,0 +1,57 @@
+import { inspect } from 'node:util';
+import { http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import * as sdk from '../../src/index.js';
+import { Domains, InvalidParamsError, ManagementClient, Pixels } from '../../src/index.js';
+import { useMsw } from '../helpers/msw.js';
+import { BASE_URL, laravel, ROOT, SECRET, showBody, wirePixel } from './fixtures.js';
+
+const msw = useMsw();
+
+describe('ManagementClient', () => {
+  it('exposes pixels and domains', () => {
+    const client = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
+    expect(client.pixels).toBeInstanceOf(Pixels);
+    expect(client.domains).toBeInstanceOf(Domains);
+  });
+
+  it('is exported from the package root with its pages and pixel types', () => {
+    expect(sdk.ManagementClient).toBe(ManagementClient);
+    expect(typeof sdk.Page).toBe('function');
+    expect(typeof sdk.PagePromise).toBe('function');
+    expect(sdk.PIXEL_TYPES).toHaveLength(10);
+    expect(sdk.isKnownPixelType('google-tag-manager')).toBe(true);
+    expect(sdk.isKnownPixelType('tiktok')).toBe(false);
+  });
+
+  it('fails at construction without a key or a URL', () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', '');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', '');
+    expect(() => new ManagementClient({ baseUrl: BASE_URL })).toThrow(InvalidParamsError);
+    expect(() => new ManagementClient({ apiKey: SECRET })).toThrow(
+      /ManagementClient needs a URL: pass `baseUrl`/,
+    );
+  });
+
+  it('reads the key and URL from the environment and appends /api/v1', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', SECRET);
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://links.example.com/');
+    msw.use(http.get(`${ROOT}/pixels/1`, () => laravel(showBody(wirePixel()))));
+    await new ManagementClient().pixels.get(1);
+    expect(msw.captured[0]?.url).toBe(`${ROOT}/pixels/1`);
+    expect(msw.captured[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
+  it('sends per-call headers and client headers', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => laravel(showBody(wirePixel()))));
+    const client = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, headers: { 'x-team': 'a' } });
+    await client.pixels.get(1, { headers: { 'x-trace': 't1' } });
+    expect(msw.captured[0]?.headers).toMatchObject({ 'x-team': 'a', 'x-trace': 't1' });
+  });
+
+  it('never shows the key when inspected or serialised', () => {
+    const client = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
+    expect(inspect(client, { depth: 10 })).not.toContain(SECRET);
+    expect(JSON.stringify(client)).not.toContain(SECRET);
+  });
+});
