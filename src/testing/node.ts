@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { isDroppedConnection } from './faults.js';
+import type { FetchHandler } from './types.js';
+
+/** Options of {@link listen}. */
+export interface ListenOptions {
+  /** Port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1` (loopback only). */
+  host?: string;
+}
+
+/** A running node:http server. */
+export interface ListeningServer {
+  /** Its origin, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  /** Stops accepting, destroys open connections (hung requests included) and resolves when closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a fetch-style handler (a reference server) over real HTTP with `node:http`. Request bodies stream
+ * into the web `Request`; a dropped-connection fault destroys the socket; a hang lasts until the client goes.
+ *
+ * @example
+ * const server = createReferenceServer();
+ * const { url, close } = await listen(server, { port: 0 });
+ * const res = await fetch(`${url}/api/items/all?api_key=${server.keys.catalog[0]}`);
+ * await close();
+ */
+export async function listen(server: FetchHandler, options: ListenOptions = {}): Promise<ListeningServer> {
+  // Imported lazily so the testing entry point loads where node:http does not exist.
+  const { createServer } = await import('node:http');
+  const host = options.host ?? '127.0.0.1';
+  const http = createServer((req, res) => {
+    void serve(server, req, res, host);
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        http.close((error) => (error ? reject(error) : resolve()));
+        http.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, host: string) {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished)
+      controller.abort(new DOMException('The client closed the connection', 'AbortError'));
+  });
+  try {
+    const response = await handler.fetch(toRequest(req, host, controller.signal));
+    await send(response, res);
+  } catch (error) {
+    if (isDroppedConnection(error) || controller.signal.aborted) {
+      req.socket.destroy();
+      return;
+    }
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end(`reference server error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function toRequest(req: IncomingMessage, host: string, signal: AbortSignal): Request {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (hasBody) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body) {
+    for await (const chunk of response.body) res.write(chunk);
+  }
+  res.end();
+}

@@ -1,0 +1,208 @@
+import { handleCatalog } from './catalog.js';
+import { bearer, type Context } from './context.js';
+import {
+  droppedConnection,
+  FaultController,
+  type FaultSettings,
+  failureResponse,
+  hang,
+  type ScriptedFault,
+  sleep,
+} from './faults.js';
+import { HOME_PAGE, html, LOGIN_PAGE } from './html.js';
+import { json } from './json.js';
+import { guardFailure, handleManagement, notFound } from './management.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './seed-catalog.js';
+import { SEED_MANAGEMENT_KEYS } from './seed-management.js';
+import { ReferenceStore, type SeedOptions } from './store.js';
+import type { FetchHandler, Flavor, Locale } from './types.js';
+
+/** Options of {@link createReferenceServer}. */
+export interface ReferenceServerOptions {
+  /** Wire shapes: `'laravel'` (default, as the real servers send them) or `'spec'`. */
+  flavor?: Flavor;
+  /** Catalog `status` / `msg` words: `'ar'` (default, the spec's) or `'en'` (the real server's English defaults). */
+  locale?: Locale;
+  /** `true` (default) loads the seed, `false` starts empty (keys still valid), an object adds generated records. */
+  seed?: boolean | SeedOptions;
+  /** Management keys, one workspace each; the first two get the seeded records. */
+  managementKeys?: readonly string[];
+  /** Catalog keys; the first owns the seeded account, items and purchases, the others own no items. */
+  catalogKeys?: readonly string[];
+  /** Enforce a per-key limit (429 + `Retry-After`). Default: headers for a limit of 60 a minute, never enforced. */
+  rateLimit?: RateLimitOptions | false;
+  /** Standing faults from the start (see `server.faults`). */
+  faults?: FaultSettings;
+  /** The clock for `created_at` / `updated_at` and rate-limit windows. */
+  now?: () => Date;
+}
+
+/** A request as the server received it, for assertions on retries. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** The scripted or injected fault it met, `'pass'` when none. */
+  fault: ScriptedFault;
+}
+
+/** Fixed values of the seed, handy in tests. */
+export const SEED_FIXTURES = {
+  purchaseCodes: SEED_PURCHASE_CODES,
+  itemIds: { image: [101, 102, 103], audio: [104, 105, 106], video: [107, 108, 109], missing: 999_999 },
+} as const;
+
+/** An in-memory Content Platform server. */
+export interface ReferenceServer extends FetchHandler {
+  /** Answers a request; a drop-in `fetch` (bound), so it can be passed as the SDK's `fetch` option. */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+  /** Restores the seed and clears rate-limit windows, faults and the request log. */
+  reset(): void;
+  /** The data, for assertions (readers return copies). */
+  readonly store: ReferenceStore;
+  /** The accepted keys: `management` (one workspace each) and `catalog` (the first owns the items). */
+  readonly keys: { management: readonly string[]; catalog: readonly string[] };
+  /** Seeded purchase codes and item ids. */
+  readonly fixtures: typeof SEED_FIXTURES;
+  /** Fault injection: `set`, `script`, `clear`. */
+  readonly faults: FaultController;
+  /** Every request received since the last reset, in order. */
+  readonly requests: readonly RecordedRequest[];
+  readonly flavor: Flavor;
+  readonly locale: Locale;
+}
+
+/**
+ * Creates an in-memory reference server of the whole spec (Management and Catalog APIs).
+ *
+ * @example
+ * const server = createReferenceServer({ flavor: 'laravel' });
+ * const res = await server.fetch(new Request('https://links.test/api/v1/pixels', {
+ *   headers: { authorization: `Bearer ${server.keys.management[0]}`, accept: 'application/json' },
+ * }));
+ * (await res.json()).meta.total; // 12
+ */
+export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
+  const flavor = options.flavor ?? 'laravel';
+  const locale = options.locale ?? 'ar';
+  const now = options.now ?? (() => new Date());
+  const keys = {
+    management: [...(options.managementKeys ?? SEED_MANAGEMENT_KEYS)],
+    catalog: [...(options.catalogKeys ?? SEED_CATALOG_KEYS)],
+  };
+  const seed =
+    options.seed === false ? false : options.seed === true || options.seed === undefined ? {} : options.seed;
+  const store = new ReferenceStore({ managementKeys: keys.management, catalogKeys: keys.catalog, seed, now });
+  const limits = options.rateLimit
+    ? new RateLimiter(options.rateLimit, true, now)
+    : new RateLimiter({ limit: 60 }, false, now);
+  const faults = new FaultController();
+  if (options.faults) faults.set(options.faults);
+  const requests: RecordedRequest[] = [];
+
+  const route = (request: Request) => dispatch(request, { store, flavor, locale, limits });
+
+  async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const { delayMs, action } = faults.decide(request);
+    requests.push({ method: request.method, url: request.url, fault: action });
+    await sleep(delayMs, request.signal);
+    if (typeof action === 'object') return canned(action);
+    switch (action) {
+      case 'reset':
+        throw droppedConnection();
+      case 'hang':
+        return hang(request.signal);
+      case 'html':
+        return html(LOGIN_PAGE);
+      case 'lose-response':
+        await (await route(request)).arrayBuffer();
+        throw droppedConnection();
+      case 'truncated': {
+        const full = await route(request);
+        const text = await full.text();
+        const headers = new Headers(full.headers);
+        headers.delete('content-length');
+        return new Response(text.slice(0, Math.floor(text.length / 2)), { status: full.status, headers });
+      }
+      default:
+        return route(request);
+    }
+  }
+
+  return {
+    fetch,
+    reset() {
+      store.reset();
+      limits.reset();
+      faults.clear();
+      requests.length = 0;
+    },
+    store,
+    keys,
+    fixtures: SEED_FIXTURES,
+    faults,
+    requests,
+    flavor,
+    locale,
+  };
+}
+
+function canned(fault: Exclude<ScriptedFault, string>): Response {
+  if (fault.body === undefined && fault.headers === undefined) return failureResponse(fault.status);
+  const isText = typeof fault.body === 'string';
+  const body = fault.body === undefined ? null : isText ? (fault.body as string) : JSON.stringify(fault.body);
+  const headers = new Headers(fault.headers);
+  if (body !== null && !headers.has('content-type')) {
+    headers.set('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json');
+  }
+  return new Response(body, { status: fault.status, headers });
+}
+
+interface Shared {
+  store: ReferenceStore;
+  flavor: Flavor;
+  locale: Locale;
+  limits: RateLimiter;
+}
+
+async function dispatch(request: Request, shared: Shared): Promise<Response> {
+  if (request.method === 'HEAD') {
+    const response = await dispatch(new Request(request, { method: 'GET' }), shared);
+    return new Response(null, { status: response.status, headers: response.headers });
+  }
+  const url = new URL(request.url);
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const at = path.indexOf('/api/');
+  if (at < 0) return page(request, path);
+  const ctx: Context = {
+    request,
+    url,
+    prefix: path.slice(0, at),
+    store: shared.store,
+    flavor: shared.flavor,
+    locale: shared.locale,
+  };
+  const rest = path.slice(at + 5);
+  const isManagement = rest.startsWith('v1/');
+  const verdict = shared.limits.hit(bearer(request) ?? url.searchParams.get('api_key') ?? 'anonymous');
+  let response: Response;
+  if (verdict.limited) {
+    response = isManagement
+      ? guardFailure(ctx, 429, verdict.headers)
+      : json({ message: 'Too Many Attempts.' }, 429, shared.flavor);
+  } else if (isManagement) {
+    response = await handleManagement(ctx, rest.slice(3).split('/'));
+  } else {
+    response = (await handleCatalog(ctx, rest)) ?? notFound(ctx);
+  }
+  for (const [name, value] of Object.entries(verdict.headers)) response.headers.set(name, value);
+  return response;
+}
+
+function page(request: Request, path: string): Response {
+  if (request.method === 'GET' && (path === '/' || path.endsWith('/login'))) {
+    return html(path.endsWith('/login') ? LOGIN_PAGE : HOME_PAGE);
+  }
+  return html('<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', 404);
+}

@@ -1,0 +1,236 @@
+import { timestamp } from './json.js';
+import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed-catalog.js';
+import {
+  ALPHA_DOMAINS,
+  ALPHA_PIXELS,
+  BETA_DOMAINS,
+  BETA_PIXELS,
+  type DomainSeed,
+  generatedDomains,
+  generatedPixels,
+  type PixelSeed,
+} from './seed-management.js';
+import { type Account, type Domain, type Item, PIXEL_TYPES, type Pixel, type Purchase } from './types.js';
+
+/** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
+export interface SeedOptions {
+  /** Generated pixels added to the first workspace. */
+  pixels?: number;
+  /** Generated domains added to the first workspace. */
+  domains?: number;
+  /** Generated items added to the first Catalog account (cycling image, audio, video). */
+  items?: number;
+}
+
+/** What a store is built from. */
+export interface StoreConfig {
+  managementKeys: readonly string[];
+  catalogKeys: readonly string[];
+  seed: false | SeedOptions;
+  now: () => Date;
+}
+
+interface CatalogAccount {
+  account: Account;
+  items: Item[];
+  purchases: Purchase[];
+}
+
+const SEED_TIME = Date.parse('2025-01-15T10:20:30Z');
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * The in-memory data of a reference server: one workspace per Management key, one Catalog account per
+ * Catalog key. Readers return copies, so assertions never mutate the store.
+ */
+export class ReferenceStore {
+  readonly #config: StoreConfig;
+  #pixels = new Map<string, Pixel[]>();
+  #domains = new Map<string, Domain[]>();
+  #catalog = new Map<string, CatalogAccount>();
+  #nextPixelId = 1;
+  #nextDomainId = 1;
+  #seeding = false;
+  #seedTick = 0;
+
+  /** Builds the store and loads its seed. */
+  constructor(config: StoreConfig) {
+    this.#config = config;
+    this.reset();
+  }
+
+  /** Drops every change and reloads the seed. */
+  reset(): void {
+    const { managementKeys, catalogKeys, seed } = this.#config;
+    this.#pixels = new Map(managementKeys.map((key) => [key, []]));
+    this.#domains = new Map(managementKeys.map((key) => [key, []]));
+    this.#catalog = new Map(
+      catalogKeys.map((key, i) => [
+        key,
+        { account: clone(i === 0 ? MAIN_ACCOUNT : EMPTY_ACCOUNT), items: [], purchases: [] },
+      ]),
+    );
+    this.#nextPixelId = 1;
+    this.#nextDomainId = 1;
+    if (seed === false) return;
+    this.#seeding = true;
+    this.#seedTick = 0;
+    const [alpha, beta] = managementKeys;
+    if (alpha !== undefined) {
+      for (const p of [...ALPHA_PIXELS, ...generatedPixels(seed.pixels ?? 0, PIXEL_TYPES)])
+        this.addPixel(alpha, p);
+      for (const d of [...ALPHA_DOMAINS, ...generatedDomains(seed.domains ?? 0)]) this.addDomain(alpha, d);
+    }
+    if (beta !== undefined) {
+      for (const p of BETA_PIXELS) this.addPixel(beta, p);
+      for (const d of BETA_DOMAINS) this.addDomain(beta, d);
+    }
+    this.#seeding = false;
+    const main = catalogKeys[0] === undefined ? undefined : this.#catalog.get(catalogKeys[0]);
+    if (main) {
+      main.items = [...seedItems(), ...generatedItems(seed.items ?? 0, 110)];
+      main.purchases = seedPurchases();
+    }
+  }
+
+  /** The Management keys, one workspace each. */
+  get managementKeys(): readonly string[] {
+    return this.#config.managementKeys;
+  }
+
+  /** Whether a Management key opens a workspace. */
+  hasWorkspace(key: string): boolean {
+    return this.#pixels.has(key);
+  }
+
+  /** The workspace's pixels, oldest first (copies). */
+  pixels(key: string): Pixel[] {
+    return clone(this.#pixels.get(key) ?? []);
+  }
+
+  /** The workspace's domains, oldest first (copies). */
+  domains(key: string): Domain[] {
+    return clone(this.#domains.get(key) ?? []);
+  }
+
+  /** Every domain of every workspace (copies); domain names are unique across workspaces. */
+  allDomains(): Domain[] {
+    return clone([...this.#domains.values()].flat());
+  }
+
+  /** Adds a pixel to a workspace, as a successful store would. Throws for an unknown key. */
+  addPixel(key: string, input: PixelSeed): Pixel {
+    const list = this.#list(this.#pixels, key);
+    const at = this.#stamp();
+    const pixel: Pixel = { id: this.#nextPixelId++, ...pick(input), created_at: at, updated_at: at };
+    list.push(pixel);
+    return clone(pixel);
+  }
+
+  /** Adds a domain to a workspace. Throws for an unknown key. */
+  addDomain(key: string, input: DomainSeed): Domain {
+    const list = this.#list(this.#domains, key);
+    const at = this.#stamp();
+    const domain: Domain = {
+      id: this.#nextDomainId++,
+      name: input.name,
+      url: `https://${input.name}`,
+      index_page: input.index_page ?? null,
+      not_found_page: input.not_found_page ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    list.push(domain);
+    return clone(domain);
+  }
+
+  /** The workspace's pixel with this id (a live record, for the routes), or undefined. */
+  findPixel(key: string, id: number): Pixel | undefined {
+    return this.#pixels.get(key)?.find((p) => p.id === id);
+  }
+
+  /** The workspace's domain with this id (a live record, for the routes), or undefined. */
+  findDomain(key: string, id: number): Domain | undefined {
+    return this.#domains.get(key)?.find((d) => d.id === id);
+  }
+
+  /** Applies changes to a live record and bumps its `updated_at`. */
+  touch<T extends { updated_at: string }>(record: T, changes: Partial<T>): T {
+    Object.assign(record, changes, { updated_at: this.#stamp() });
+    return clone(record);
+  }
+
+  /** Removes a pixel; true when it existed in that workspace. */
+  deletePixel(key: string, id: number): boolean {
+    return remove(this.#pixels.get(key), id);
+  }
+
+  /** Removes a domain; true when it existed in that workspace. */
+  deleteDomain(key: string, id: number): boolean {
+    return remove(this.#domains.get(key), id);
+  }
+
+  /** The Catalog keys; the first owns the seeded items. */
+  get catalogKeys(): readonly string[] {
+    return this.#config.catalogKeys;
+  }
+
+  /** The account of a Catalog key (a copy), or undefined for an unknown key. */
+  account(key: string): Account | undefined {
+    const entry = this.#catalog.get(key);
+    return entry && clone(entry.account);
+  }
+
+  /** The items of a Catalog key (copies); the first key's by default. */
+  items(key: string = this.#mainKey()): Item[] {
+    return clone(this.#catalog.get(key)?.items ?? []);
+  }
+
+  /** The purchases of a Catalog key's items (copies); the first key's by default. */
+  purchases(key: string = this.#mainKey()): Purchase[] {
+    return clone(this.#catalog.get(key)?.purchases ?? []);
+  }
+
+  /** Adds an item to a Catalog account (first key by default). Throws for an unknown key. */
+  addItem(item: Item, key: string = this.#mainKey()): void {
+    this.#account(key).items.push(clone(item));
+  }
+
+  /** Adds a purchase to a Catalog account (first key by default). Throws for an unknown key. */
+  addPurchase(purchase: Purchase, key: string = this.#mainKey()): void {
+    this.#account(key).purchases.push(clone(purchase));
+  }
+
+  #mainKey(): string {
+    return this.#config.catalogKeys[0] ?? '';
+  }
+
+  #account(key: string): CatalogAccount {
+    const entry = this.#catalog.get(key);
+    if (!entry) throw new Error(`reference server: unknown catalog key`);
+    return entry;
+  }
+
+  #list<T>(map: Map<string, T[]>, key: string): T[] {
+    const list = map.get(key);
+    if (!list) throw new Error('reference server: unknown management key');
+    return list;
+  }
+
+  // Seeded records get distinct, increasing timestamps; later writes use the clock.
+  #stamp(): string {
+    if (this.#seeding) return timestamp(new Date(SEED_TIME + 60_000 * this.#seedTick++));
+    return timestamp(this.#config.now());
+  }
+}
+
+function pick(input: PixelSeed): PixelSeed {
+  return { name: input.name, type: input.type, value: input.value };
+}
+
+function remove(list: { id: number }[] | undefined, id: number): boolean {
+  const index = list?.findIndex((r) => r.id === id) ?? -1;
+  if (!list || index < 0) return false;
+  list.splice(index, 1);
+  return true;
+}
