@@ -1,8 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import { PagePromise } from '../core/pagination.js';
+import type { PagePromise } from '../core/pagination.js';
 import { type Id, path } from '../core/path.js';
+import { listPages } from './list.js';
 import {
   checkParams,
   type DomainCreateParams,
@@ -34,15 +35,13 @@ export class Domains {
    * @throws {InvalidParamsError} a value the spec does not allow (e.g. `per_page: 30`), before any request.
    */
   list(params: DomainListParams = {}, options?: RequestOptions): PagePromise<Domain> {
-    const { page, ...query } = checkParams(DomainListParamsSchema, params, 'domains.list');
-    const first = page === undefined ? 1 : Number(page);
-    // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
-    const fetch = (n: number) =>
-      this.#http.get('domains', DomainPageSchema, options, {
-        ...query,
-        page: n === 1 && page === undefined ? undefined : n,
-      });
-    return new PagePromise(fetch, first);
+    return listPages(
+      this.#http,
+      'domains',
+      DomainPageSchema,
+      checkParams(DomainListParamsSchema, params, 'domains.list'),
+      options,
+    );
   }
 
   /** One domain. @throws {NotFoundError} no domain of yours has this id. */

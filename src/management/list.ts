@@ -1,0 +1,21 @@
+import type { ZodType } from 'zod';
+import type { HttpClient, Query } from '../core/http.js';
+import type { RequestOptions } from '../core/options.js';
+import { PagePromise, type RawPage } from '../core/pagination.js';
+
+/**
+ * Lists `resource` page by page: every page is `GET resource` with the caller's checked filters and
+ * `page=N`, built from our own path, never from a link in the body.
+ */
+export function listPages<T>(
+  http: HttpClient,
+  resource: string,
+  schema: ZodType<RawPage<T>>,
+  { page, ...filters }: Query,
+  options: RequestOptions | undefined,
+): PagePromise<T> {
+  // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
+  const fetch = (n: number) =>
+    http.get(resource, schema, options, { ...filters, page: n === 1 && page === undefined ? undefined : n });
+  return new PagePromise(fetch, page === undefined ? 1 : Number(page));
+}
