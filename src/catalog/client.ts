@@ -29,6 +29,10 @@ export class CatalogClient {
   /** `purchases.validate(purchaseCode)`. */
   readonly purchases: Purchases;
 
+  /**
+   * Resolves the options (env fallbacks included) and checks them; no request is sent.
+   * @throws {InvalidParamsError} when the key or the site URL is missing or malformed.
+   */
   constructor(options: CatalogClientOptions = {}) {
     const resolved = resolveOptions(
       { ...options },
