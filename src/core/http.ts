@@ -108,9 +108,11 @@ export class HttpClient {
     const answer = decodeAnswer(response, text, label);
     const envelopeError = this.#api.readError(answer, path);
     if (envelopeError) throw envelopeError;
-    if (!answer.isJson) throw notJsonError(answer, response);
+    // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
+    const scrubbed = () => decodeAnswer(response, text, label, this.#options.apiKey);
+    if (!answer.isJson) throw notJsonError(scrubbed(), response);
     const parsed = schema.safeParse(answer.body);
-    if (!parsed.success) throw validationError(answer, parsed.error.issues);
+    if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
     return { data: parsed.data, response };
   }
 

@@ -587,7 +587,8 @@ describe('HttpClient secrets', () => {
       ),
       http.get(`${ROOT}/pixels/2`, () => HttpResponse.error()),
       http.get(`${SITE}/items/all`, () => HttpResponse.html(`<p>${SECRET}</p>`, { status: 500 })),
-      http.get(`${SITE}/items/item`, () => HttpResponse.json({ wrong: true })),
+      http.get(`${SITE}/items/item`, () => HttpResponse.json({ wrong: true, echo: SECRET })),
+      http.get(`${SITE}/account/details`, () => HttpResponse.html(`<p>${SECRET}</p>`)),
     );
     const failures = await Promise.all([
       failure(bearerClient().get('pixels/1', Anything)),
@@ -595,6 +596,7 @@ describe('HttpClient secrets', () => {
       failure(paramClient().get('items/all', Anything)),
       failure(paramClient().get('items/item', z.object({ id: z.number() }), {}, { item_id: 1 })),
       failure(paramClient().get('items/item', Anything, { signal: AbortSignal.abort() })),
+      failure(paramClient().get('account/details', Anything)),
     ]);
     expect(failures.map((e) => e.name)).toEqual([
       'AuthenticationError',
@@ -602,6 +604,7 @@ describe('HttpClient secrets', () => {
       'InternalServerError',
       'ResponseValidationError',
       'APIUserAbortError',
+      'ResponseValidationError',
     ]);
     for (const error of failures) expect(leakSurface(error)).not.toContain(SECRET);
     expect((failures[0] as errors.APIError).body).toEqual({ message: 'bad key ***' });
