@@ -56,7 +56,7 @@ export const SEED_FIXTURES = {
 export interface ReferenceServer extends FetchHandler {
   /** Answers a request; a drop-in `fetch` (bound), so it can be passed as the SDK's `fetch` option. */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
-  /** Restores the seed and clears rate-limit windows, faults and the request log. */
+  /** Restores the seed, clears rate-limit windows and the request log, and puts faults back to `options.faults`. */
   reset(): void;
   /** The data, for assertions (readers return copies). */
   readonly store: ReferenceStore;
@@ -136,6 +136,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       store.reset();
       limits.reset();
       faults.clear();
+      if (options.faults) faults.set(options.faults);
       requests.length = 0;
     },
     store,
