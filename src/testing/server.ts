@@ -1,21 +1,11 @@
-import { handleCatalog } from './catalog.js';
-import { bearer, type Context } from './context.js';
-import {
-  droppedConnection,
-  FaultController,
-  type FaultSettings,
-  failureResponse,
-  hang,
-  type ScriptedFault,
-  sleep,
-} from './faults.js';
-import { HOME_PAGE, html, LOGIN_PAGE } from './html.js';
-import { json } from './json.js';
-import { guardFailure, handleManagement, notFound } from './management.js';
+import { droppedConnection, FaultController, type FaultSettings, type ScriptedFault } from './faults.js';
+import { html, LOGIN_PAGE } from './html.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { canned, dispatch } from './router.js';
 import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './seed-catalog.js';
 import { SEED_MANAGEMENT_KEYS } from './seed-management.js';
 import { ReferenceStore, type SeedOptions } from './store.js';
+import { hang, sleep } from './timing.js';
 import type { FetchHandler, Flavor, Locale } from './types.js';
 
 /** Options of {@link createReferenceServer}. */
@@ -147,63 +137,4 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     flavor,
     locale,
   };
-}
-
-function canned(fault: Exclude<ScriptedFault, string>): Response {
-  if (fault.body === undefined && fault.headers === undefined) return failureResponse(fault.status);
-  const isText = typeof fault.body === 'string';
-  const body = fault.body === undefined ? null : isText ? (fault.body as string) : JSON.stringify(fault.body);
-  const headers = new Headers(fault.headers);
-  if (body !== null && !headers.has('content-type')) {
-    headers.set('content-type', isText ? 'text/plain; charset=UTF-8' : 'application/json');
-  }
-  return new Response(body, { status: fault.status, headers });
-}
-
-interface Shared {
-  store: ReferenceStore;
-  flavor: Flavor;
-  locale: Locale;
-  limits: RateLimiter;
-}
-
-async function dispatch(request: Request, shared: Shared): Promise<Response> {
-  if (request.method === 'HEAD') {
-    const response = await dispatch(new Request(request, { method: 'GET' }), shared);
-    return new Response(null, { status: response.status, headers: response.headers });
-  }
-  const url = new URL(request.url);
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const at = path.indexOf('/api/');
-  if (at < 0) return page(request, path);
-  const ctx: Context = {
-    request,
-    url,
-    prefix: path.slice(0, at),
-    store: shared.store,
-    flavor: shared.flavor,
-    locale: shared.locale,
-  };
-  const rest = path.slice(at + 5);
-  const isManagement = rest.startsWith('v1/');
-  const verdict = shared.limits.hit(bearer(request) ?? url.searchParams.get('api_key') ?? 'anonymous');
-  let response: Response;
-  if (verdict.limited) {
-    response = isManagement
-      ? guardFailure(ctx, 429, verdict.headers)
-      : json({ message: 'Too Many Attempts.' }, 429, shared.flavor);
-  } else if (isManagement) {
-    response = await handleManagement(ctx, rest.slice(3).split('/'));
-  } else {
-    response = (await handleCatalog(ctx, rest)) ?? notFound(ctx);
-  }
-  for (const [name, value] of Object.entries(verdict.headers)) response.headers.set(name, value);
-  return response;
-}
-
-function page(request: Request, path: string): Response {
-  if (request.method === 'GET' && (path === '/' || path.endsWith('/login'))) {
-    return html(path.endsWith('/login') ? LOGIN_PAGE : HOME_PAGE);
-  }
-  return html('<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', 404);
 }

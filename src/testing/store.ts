@@ -1,5 +1,5 @@
+import { CatalogData } from './catalog-store.js';
 import { timestamp } from './json.js';
-import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed-catalog.js';
 import {
   ALPHA_DOMAINS,
   ALPHA_PIXELS,
@@ -30,12 +30,6 @@ export interface StoreConfig {
   now: () => Date;
 }
 
-interface CatalogAccount {
-  account: Account;
-  items: Item[];
-  purchases: Purchase[];
-}
-
 const SEED_TIME = Date.parse('2025-01-15T10:20:30Z');
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -47,7 +41,7 @@ export class ReferenceStore {
   readonly #config: StoreConfig;
   #pixels = new Map<string, Pixel[]>();
   #domains = new Map<string, Domain[]>();
-  #catalog = new Map<string, CatalogAccount>();
+  readonly #catalog: CatalogData;
   #nextPixelId = 1;
   #nextDomainId = 1;
   #seeding = false;
@@ -56,20 +50,16 @@ export class ReferenceStore {
   /** Builds the store and loads its seed. */
   constructor(config: StoreConfig) {
     this.#config = config;
+    this.#catalog = new CatalogData(config.catalogKeys);
     this.reset();
   }
 
   /** Drops every change and reloads the seed. */
   reset(): void {
-    const { managementKeys, catalogKeys, seed } = this.#config;
+    const { managementKeys, seed } = this.#config;
     this.#pixels = new Map(managementKeys.map((key) => [key, []]));
     this.#domains = new Map(managementKeys.map((key) => [key, []]));
-    this.#catalog = new Map(
-      catalogKeys.map((key, i) => [
-        key,
-        { account: clone(i === 0 ? MAIN_ACCOUNT : EMPTY_ACCOUNT), items: [], purchases: [] },
-      ]),
-    );
+    this.#catalog.load(seed);
     this.#nextPixelId = 1;
     this.#nextDomainId = 1;
     if (seed === false) return;
@@ -86,11 +76,6 @@ export class ReferenceStore {
       for (const d of BETA_DOMAINS) this.addDomain(beta, d);
     }
     this.#seeding = false;
-    const main = catalogKeys[0] === undefined ? undefined : this.#catalog.get(catalogKeys[0]);
-    if (main) {
-      main.items = [...seedItems(), ...generatedItems(seed.items ?? 0, 110)];
-      main.purchases = seedPurchases();
-    }
   }
 
   /** The Management keys, one workspace each. */
@@ -177,38 +162,27 @@ export class ReferenceStore {
 
   /** The account of a Catalog key (a copy), or undefined for an unknown key. */
   account(key: string): Account | undefined {
-    const entry = this.#catalog.get(key);
-    return entry && clone(entry.account);
+    return this.#catalog.account(key);
   }
 
   /** The items of a Catalog key (copies); the first key's by default. */
-  items(key: string = this.#mainKey()): Item[] {
-    return clone(this.#catalog.get(key)?.items ?? []);
+  items(key: string = this.#catalog.mainKey): Item[] {
+    return this.#catalog.items(key);
   }
 
   /** The purchases of a Catalog key's items (copies); the first key's by default. */
-  purchases(key: string = this.#mainKey()): Purchase[] {
-    return clone(this.#catalog.get(key)?.purchases ?? []);
+  purchases(key: string = this.#catalog.mainKey): Purchase[] {
+    return this.#catalog.purchases(key);
   }
 
   /** Adds an item to a Catalog account (first key by default). Throws for an unknown key. */
-  addItem(item: Item, key: string = this.#mainKey()): void {
-    this.#account(key).items.push(clone(item));
+  addItem(item: Item, key: string = this.#catalog.mainKey): void {
+    this.#catalog.add(key, 'items', item);
   }
 
   /** Adds a purchase to a Catalog account (first key by default). Throws for an unknown key. */
-  addPurchase(purchase: Purchase, key: string = this.#mainKey()): void {
-    this.#account(key).purchases.push(clone(purchase));
-  }
-
-  #mainKey(): string {
-    return this.#config.catalogKeys[0] ?? '';
-  }
-
-  #account(key: string): CatalogAccount {
-    const entry = this.#catalog.get(key);
-    if (!entry) throw new Error(`reference server: unknown catalog key`);
-    return entry;
+  addPurchase(purchase: Purchase, key: string = this.#catalog.mainKey): void {
+    this.#catalog.add(key, 'purchases', purchase);
   }
 
   #list<T>(map: Map<string, T[]>, key: string): T[] {

@@ -1,0 +1,66 @@
+import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed-catalog.js';
+import type { Account, Item, Purchase } from './types.js';
+
+interface CatalogAccount {
+  account: Account;
+  items: Item[];
+  purchases: Purchase[];
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** The Catalog side of the store: one account per key; the first key owns the seeded items and purchases. */
+export class CatalogData {
+  readonly #keys: readonly string[];
+  #accounts = new Map<string, CatalogAccount>();
+
+  /** Creates the accounts of `keys` (empty until {@link CatalogData.load}). */
+  constructor(keys: readonly string[]) {
+    this.#keys = keys;
+    this.load(false);
+  }
+
+  /** Recreates the accounts; unless `seed` is false, gives the first one the seed plus `seed.items` generated items. */
+  load(seed: false | { items?: number }): void {
+    this.#accounts = new Map(
+      this.#keys.map((key, i) => [
+        key,
+        { account: clone(i === 0 ? MAIN_ACCOUNT : EMPTY_ACCOUNT), items: [], purchases: [] },
+      ]),
+    );
+    const main = this.#accounts.get(this.mainKey);
+    if (seed === false || !main) return;
+    main.items = [...seedItems(), ...generatedItems(seed.items ?? 0, 110)];
+    main.purchases = seedPurchases();
+  }
+
+  /** The key of the seeded account. */
+  get mainKey(): string {
+    return this.#keys[0] ?? '';
+  }
+
+  /** The account of a key (a copy), or undefined. */
+  account(key: string): Account | undefined {
+    const entry = this.#accounts.get(key);
+    return entry && clone(entry.account);
+  }
+
+  /** The items of a key (copies). */
+  items(key: string): Item[] {
+    return clone(this.#accounts.get(key)?.items ?? []);
+  }
+
+  /** The purchases of a key (copies). */
+  purchases(key: string): Purchase[] {
+    return clone(this.#accounts.get(key)?.purchases ?? []);
+  }
+
+  /** Adds an item or a purchase to a key's account. Throws for an unknown key. */
+  add(key: string, kind: 'items', value: Item): void;
+  add(key: string, kind: 'purchases', value: Purchase): void;
+  add(key: string, kind: 'items' | 'purchases', value: Item | Purchase): void {
+    const entry = this.#accounts.get(key);
+    if (!entry) throw new Error('reference server: unknown catalog key');
+    (entry[kind] as (Item | Purchase)[]).push(clone(value));
+  }
+}
