@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { isDroppedConnection } from './faults.js';
 import type { FetchHandler } from './types.js';
 
@@ -31,11 +30,13 @@ export interface ListeningServer {
  * await close();
  */
 export async function listen(server: FetchHandler, options: ListenOptions = {}): Promise<ListeningServer> {
-  // Imported lazily so the testing entry point loads where node:http does not exist.
+  // Imported lazily so the testing entry point also loads where node:http does not exist.
   const { createServer } = await import('node:http');
+  const { Readable } = await import('node:stream');
+  const toWeb = (req: IncomingMessage) => Readable.toWeb(req) as ReadableStream<Uint8Array>;
   const host = options.host ?? '127.0.0.1';
   const http = createServer((req, res) => {
-    void serve(server, req, res, host);
+    void serve(server, req, res, host, toWeb);
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -53,14 +54,22 @@ export async function listen(server: FetchHandler, options: ListenOptions = {}):
   };
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, host: string) {
+type ToWeb = (req: IncomingMessage) => ReadableStream<Uint8Array>;
+
+async function serve(
+  handler: FetchHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+  toWeb: ToWeb,
+) {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished)
       controller.abort(new DOMException('The client closed the connection', 'AbortError'));
   });
   try {
-    const response = await handler.fetch(toRequest(req, host, controller.signal));
+    const response = await handler.fetch(toRequest(req, host, controller.signal, toWeb));
     await send(response, res);
   } catch (error) {
     if (isDroppedConnection(error) || controller.signal.aborted) {
@@ -72,7 +81,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   }
 }
 
-function toRequest(req: IncomingMessage, host: string, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, host: string, signal: AbortSignal, toWeb: ToWeb): Request {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -83,7 +92,7 @@ function toRequest(req: IncomingMessage, host: string, signal: AbortSignal): Req
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (hasBody) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = toWeb(req);
     init.duplex = 'half';
   }
   return new Request(url, init);
