@@ -18,5 +18,5 @@ export default defineConfig({
   treeshake: true,
   // Keep `node:` specifiers: Deno needs them, and every supported Node has them.
   removeNodeProtocol: false,
-  external: ['msw', 'ky', 'zod'],
+  external: ['msw', 'ky', 'zod', /^node:/],
 });
