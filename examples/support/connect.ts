@@ -1,0 +1,43 @@
+/**
+ * Where the examples run: against a real server when `CONTENT_PLATFORM_BASE_URL` / `CONTENT_PLATFORM_SITE_URL`
+ * and `CONTENT_PLATFORM_API_KEY` are set, else against the reference server, started here on a free
+ * 127.0.0.1 port and reached over real HTTP.
+ */
+import { CatalogClient, ManagementClient } from 'content-platform-sdk';
+import { createReferenceServer, listen, type ReferenceServer } from 'content-platform-sdk/testing';
+
+/** Two clients and what they talk to. */
+export interface Connection {
+  mgmt: ManagementClient;
+  catalog: CatalogClient;
+  /** The embedded reference server, when the examples started one (undefined against a real server). */
+  reference: ReferenceServer | undefined;
+  /** Human-readable target, for the first line of output. */
+  target: string;
+  close(): Promise<void>;
+}
+
+/** Connects to the configured server, or starts the reference server on loopback. */
+export async function connect(): Promise<Connection> {
+  const env = process.env;
+  if (env.CONTENT_PLATFORM_API_KEY && (env.CONTENT_PLATFORM_BASE_URL || env.CONTENT_PLATFORM_SITE_URL)) {
+    return {
+      mgmt: new ManagementClient(),
+      catalog: new CatalogClient(),
+      reference: undefined,
+      target: `${env.CONTENT_PLATFORM_BASE_URL ?? '(no base URL)'} / ${env.CONTENT_PLATFORM_SITE_URL ?? '(no site URL)'}`,
+      close: async () => {},
+    };
+  }
+  const reference = createReferenceServer();
+  const { url, close } = await listen(reference, { port: 0 });
+  const [mgmtKey] = reference.keys.management;
+  const [catalogKey] = reference.keys.catalog;
+  return {
+    mgmt: new ManagementClient({ baseUrl: url, apiKey: mgmtKey }),
+    catalog: new CatalogClient({ siteUrl: url, apiKey: catalogKey }),
+    reference,
+    target: `the reference server at ${url}`,
+    close,
+  };
+}
