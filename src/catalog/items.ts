@@ -1,4 +1,4 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { type APIPromise, deferred } from '../core/api-promise.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
 import { checkId, type Id } from '../core/path.js';
@@ -18,7 +18,7 @@ export class Items {
    * @throws {NoItemsError} when the account has no items (`لا يوجد أى منتجات`).
    */
   list(options?: RequestOptions): APIPromise<Item[]> {
-    return this.#http.get('items/all', ItemsEnvelopeSchema, options);
+    return deferred(() => this.#http.get('items/all', ItemsEnvelopeSchema, options));
   }
 
   /**
@@ -27,6 +27,8 @@ export class Items {
    * @throws {ItemNotFoundError} when no item has that id (`المنتج غير موجود`).
    */
   get(itemId: Id, options?: RequestOptions): APIPromise<Item> {
-    return this.#http.get('items/item', ItemEnvelopeSchema, options, { item_id: checkId(itemId, 'itemId') });
+    return deferred(() =>
+      this.#http.get('items/item', ItemEnvelopeSchema, options, { item_id: checkId(itemId, 'itemId') }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { type APIPromise, deferred } from '../core/api-promise.js';
 import { InvalidParamsError } from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
@@ -20,11 +20,13 @@ export class Purchases {
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
    */
   validate(purchaseCode: string, options?: RequestOptions): APIPromise<Purchase> {
-    return this.#http.post(
-      'purchases/validation',
-      PurchaseEnvelopeSchema,
-      { purchase_code: code(purchaseCode) },
-      options,
+    return deferred(() =>
+      this.#http.post(
+        'purchases/validation',
+        PurchaseEnvelopeSchema,
+        { purchase_code: code(purchaseCode) },
+        options,
+      ),
     );
   }
 }

@@ -50,3 +50,23 @@ export class APIPromise<T> extends Promise<T> {
     return this.#value().finally(onfinally);
   }
 }
+
+/**
+ * Calls `start` and returns its promise. Bad input that `start` throws before any request becomes a rejection
+ * of the returned promise instead, so every method fails the same way: `await`, `.catch()` and
+ * `.withResponse()` all see it.
+ */
+export function deferred<T>(start: () => APIPromise<T>): APIPromise<T> {
+  try {
+    return start();
+  } catch (error) {
+    return new APIPromise<T>(rejected(error));
+  }
+}
+
+/** A rejection that is not reported as unhandled until the caller looks at it (it may await it later). */
+export function rejected(error: unknown): Promise<never> {
+  const promise = Promise.reject(error);
+  promise.catch(() => {});
+  return promise;
+}

@@ -1,4 +1,4 @@
-import { APIPromise } from './api-promise.js';
+import { APIPromise, rejected } from './api-promise.js';
 import { ContentPlatformError } from './errors.js';
 
 /** Where a page sits in the whole list, with the field names of Laravel's `meta`. */
@@ -108,5 +108,14 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
       if (!page.hasNextPage()) return;
       page = await page.getNextPage();
     }
+  }
+}
+
+/** Like `deferred` for lists: bad input thrown by `start` becomes a rejected `PagePromise`. */
+export function deferredPage<T>(start: () => PagePromise<T>): PagePromise<T> {
+  try {
+    return start();
+  } catch (error) {
+    return new PagePromise<T>(() => new APIPromise<RawPage<T>>(rejected(error)));
   }
 }

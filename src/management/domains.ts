@@ -1,7 +1,7 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { type APIPromise, deferred } from '../core/api-promise.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { deferredPage, type PagePromise } from '../core/pagination.js';
 import { type Id, path } from '../core/path.js';
 import { listPages } from './list.js';
 import {
@@ -35,18 +35,20 @@ export class Domains {
    * @throws {InvalidParamsError} a value the spec does not allow (e.g. `per_page: 30`), before any request.
    */
   list(params: DomainListParams = {}, options?: RequestOptions): PagePromise<Domain> {
-    return listPages(
-      this.#http,
-      'domains',
-      DomainPageSchema,
-      checkParams(DomainListParamsSchema, params, 'domains.list'),
-      options,
+    return deferredPage(() =>
+      listPages(
+        this.#http,
+        'domains',
+        DomainPageSchema,
+        checkParams(DomainListParamsSchema, params, 'domains.list'),
+        options,
+      ),
     );
   }
 
   /** One domain. @throws {NotFoundError} no domain of yours has this id. */
   get(id: Id, options?: RequestOptions): APIPromise<Domain> {
-    return this.#http.get(path`domains/${id}`, DomainResponseSchema, options);
+    return deferred(() => this.#http.get(path`domains/${id}`, DomainResponseSchema, options));
   }
 
   /**
@@ -54,26 +56,30 @@ export class Domains {
    * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
    */
   create(params: DomainCreateParams, options?: RequestOptions): APIPromise<Domain> {
-    return this.#http.post(
-      'domains',
-      DomainResponseSchema,
-      checkParams(DomainCreateParamsSchema, params, 'domains.create'),
-      options,
+    return deferred(() =>
+      this.#http.post(
+        'domains',
+        DomainResponseSchema,
+        checkParams(DomainCreateParamsSchema, params, 'domains.create'),
+        options,
+      ),
     );
   }
 
   /** Changes a domain's pages (PUT; only the fields given are sent, `null` clears one; the name cannot change). */
   update(id: Id, params: DomainUpdateParams, options?: RequestOptions): APIPromise<Domain> {
-    return this.#http.put(
-      path`domains/${id}`,
-      DomainResponseSchema,
-      checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
-      options,
+    return deferred(() =>
+      this.#http.put(
+        path`domains/${id}`,
+        DomainResponseSchema,
+        checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
+        options,
+      ),
     );
   }
 
   /** Deletes a domain; resolves to the receipt `{ id, object: 'domain', deleted: true }`. */
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
-    return this.#http.delete(path`domains/${id}`, DeleteReceiptSchema, options);
+    return deferred(() => this.#http.delete(path`domains/${id}`, DeleteReceiptSchema, options));
   }
 }

@@ -1,7 +1,7 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { type APIPromise, deferred } from '../core/api-promise.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/pagination.js';
+import { deferredPage, type PagePromise } from '../core/pagination.js';
 import { type Id, path } from '../core/path.js';
 import { listPages } from './list.js';
 import {
@@ -35,18 +35,20 @@ export class Pixels {
    * @throws {InvalidParamsError} a value the spec does not allow (e.g. `per_page: 30`), before any request.
    */
   list(params: PixelListParams = {}, options?: RequestOptions): PagePromise<Pixel> {
-    return listPages(
-      this.#http,
-      'pixels',
-      PixelPageSchema,
-      checkParams(PixelListParamsSchema, params, 'pixels.list'),
-      options,
+    return deferredPage(() =>
+      listPages(
+        this.#http,
+        'pixels',
+        PixelPageSchema,
+        checkParams(PixelListParamsSchema, params, 'pixels.list'),
+        options,
+      ),
     );
   }
 
   /** One pixel. @throws {NotFoundError} no pixel of yours has this id. */
   get(id: Id, options?: RequestOptions): APIPromise<Pixel> {
-    return this.#http.get(path`pixels/${id}`, PixelResponseSchema, options);
+    return deferred(() => this.#http.get(path`pixels/${id}`, PixelResponseSchema, options));
   }
 
   /**
@@ -54,26 +56,30 @@ export class Pixels {
    * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
    */
   create(params: PixelCreateParams, options?: RequestOptions): APIPromise<Pixel> {
-    return this.#http.post(
-      'pixels',
-      PixelResponseSchema,
-      checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
-      options,
+    return deferred(() =>
+      this.#http.post(
+        'pixels',
+        PixelResponseSchema,
+        checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
+        options,
+      ),
     );
   }
 
   /** Changes the given fields of a pixel (PUT; fields left out are not sent and stay as they are). */
   update(id: Id, params: PixelUpdateParams, options?: RequestOptions): APIPromise<Pixel> {
-    return this.#http.put(
-      path`pixels/${id}`,
-      PixelResponseSchema,
-      checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
-      options,
+    return deferred(() =>
+      this.#http.put(
+        path`pixels/${id}`,
+        PixelResponseSchema,
+        checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
+        options,
+      ),
     );
   }
 
   /** Deletes a pixel; resolves to the receipt `{ id, object: 'pixel', deleted: true }`. */
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
-    return this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options);
+    return deferred(() => this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options));
   }
 }

@@ -172,20 +172,19 @@ describe('CatalogClient.items.get', () => {
 
   it.each([-1, 1.5, '', '../x', '1/2', '42 ', 'abc', null, undefined, Number.NaN])(
     'rejects the item id %j before any request',
-    (itemId) => {
-      expect(() => catalog().items.get(itemId as never)).toThrow(InvalidParamsError);
+    async (itemId) => {
+      await expect(catalog().items.get(itemId as never)).rejects.toBeInstanceOf(InvalidParamsError);
       expect(msw.captured).toHaveLength(0);
     },
   );
 
-  it('names the parameter in the InvalidParamsError', () => {
-    try {
-      catalog().items.get('../x');
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidParamsError);
-      expect((error as InvalidParamsError).param).toBe('itemId');
-    }
+  it('names the parameter in the InvalidParamsError, through every way of reading the promise', async () => {
+    const error = await catalog()
+      .items.get('../x')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).param).toBe('itemId');
+    await expect(catalog().items.get('../x').withResponse()).rejects.toBeInstanceOf(InvalidParamsError);
   });
 });
 
@@ -234,10 +233,13 @@ describe('CatalogClient.purchases.validate', () => {
     expect(purchase.item.id).toBe(42);
   });
 
-  it.each(['', '   ', null, undefined, 42])('rejects the purchase code %j before any request', (code) => {
-    expect(() => catalog().purchases.validate(code as never)).toThrow(InvalidParamsError);
-    expect(msw.captured).toHaveLength(0);
-  });
+  it.each(['', '   ', null, undefined, 42])(
+    'rejects the purchase code %j before any request',
+    async (code) => {
+      await expect(catalog().purchases.validate(code as never)).rejects.toBeInstanceOf(InvalidParamsError);
+      expect(msw.captured).toHaveLength(0);
+    },
+  );
 
   it('fails clearly when the success envelope has no purchase', async () => {
     msw.use(http.post(`${API}/purchases/validation`, () => HttpResponse.json(ok('data', {}))));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIPromise } from '../../src/core/api-promise.js';
+import { APIPromise, deferred } from '../../src/core/api-promise.js';
 
 const response = new Response(null, { status: 201, headers: { 'x-ratelimit-remaining': '7' } });
 
@@ -40,5 +40,39 @@ describe('APIPromise', () => {
     const promise = new APIPromise(Promise.reject(error));
     await expect(promise.withResponse()).rejects.toBe(error);
     await expect(promise).rejects.toBe(error);
+  });
+});
+
+describe('deferred', () => {
+  it('turns a synchronous throw into a rejection that every reader sees', async () => {
+    const error = new Error('bad input');
+    const promise = deferred<number>(() => {
+      throw error;
+    });
+    expect(promise).toBeInstanceOf(APIPromise);
+    await expect(promise).rejects.toBe(error);
+    await expect(promise.withResponse()).rejects.toBe(error);
+    await expect(promise.catch((e: unknown) => e)).resolves.toBe(error);
+  });
+
+  it('does not report the rejection as unhandled before the caller reads it', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const promise = deferred<number>(() => {
+        throw new Error('later');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      await expect(promise).rejects.toThrow('later');
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
+  it('passes a started promise through untouched', async () => {
+    const started = new APIPromise(Promise.resolve({ data: 7, response }));
+    expect(deferred(() => started)).toBe(started);
   });
 });
