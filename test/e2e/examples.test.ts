@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+/** Runs an example as a user would (`npx tsx examples/<name>.ts`), with no server configured. */
+async function example(name: string) {
+  const env = { ...process.env };
+  delete env.CONTENT_PLATFORM_API_KEY;
+  delete env.CONTENT_PLATFORM_BASE_URL;
+  delete env.CONTENT_PLATFORM_SITE_URL;
+  return run(process.execPath, ['--import', 'tsx', `examples/${name}.ts`], { env, timeout: 60_000 });
+}
+
+describe('examples', () => {
+  it('the demo tours all fourteen operations and every typed error, and exits 0', async () => {
+    const { stdout } = await example('demo');
+    for (const operation of [
+      'pixels.list',
+      'pixels.create',
+      'pixels.get',
+      'pixels.update',
+      'pixels.delete',
+      'domains.list',
+      'domains.create',
+      'domains.get',
+      'domains.update',
+      'domains.delete',
+      'account.details',
+      'items.list',
+      'items.get',
+      'purchases.validate',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^\\s+\\d+\\. ${operation.replace('.', '\\.')}\\s`, 'm'));
+    }
+    expect(stdout).toMatch(
+      /^ {2}✓ ItemNotFoundError +an unknown item: code item_not_found, msg «المنتج غير موجود»$/m,
+    );
+    expect(stdout.match(/^ {2}✓ /gm)).toHaveLength(9);
+    expect(stdout).toContain('Tour complete.');
+    expect(stdout).toMatch(/against the reference server at http:\/\/127\.0\.0\.1:\d+/);
+  }, 60_000);
+
+  it.each([
+    [
+      'management',
+      [
+        "422 as expected: { name: [ 'The name has already been taken.' ] }",
+        '404 as expected: GET pixels/',
+        'caught before any request: pixels.list: per_page must be one of 10, 25, 50, 100; got 30.',
+      ],
+    ],
+    [
+      'catalog',
+      [
+        'Ahmed Hassan (@',
+        'ItemNotFoundError (code item_not_found): the server said "المنتج غير موجود"',
+        'InvalidPurchaseCodeError (code invalid_purchase_code): the server said "كود الشراء غير صحيح"',
+      ],
+    ],
+  ])(
+    'examples/%s.ts runs on its own against the embedded server',
+    async (name, lines) => {
+      const { stdout } = await example(name);
+      expect(stdout).toMatch(/API on the reference server at http:\/\/127\.0\.0\.1:\d+/);
+      for (const line of lines) expect(stdout).toContain(line);
+    },
+    60_000,
+  );
+});
