@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests written as a user would write them import the package name; it resolves to the sources.
+    alias: [
+      { find: /^content-platform-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
+      { find: /^content-platform-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^content-platform-sdk$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
