@@ -24,3 +24,12 @@ it('survives one 503', async () => {
   await expect(mgmt.pixels.get(1)).resolves.toMatchObject({ id: 1 });
   expect(api.requests.map((r) => r.fault)).toEqual([{ status: 503 }, 'pass']);
 });
+
+it('is the code the README shows', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const self = await readFile(new URL(import.meta.url), 'utf8');
+  // Everything between the two leading comment lines and this test.
+  const shown = self.split('\n').slice(2).join('\n').split("\nit('is the code the README shows'")[0]!.trim();
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  expect(readme).toContain(shown);
+});
