@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../../src/index.js';
+import { failure, leakSurface } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';
 import { API, aPurchase, fail, KEY, ok, SITE } from './fixtures.js';
 
@@ -23,26 +23,6 @@ const msw = useMsw();
 
 function catalog(options: ConstructorParameters<typeof CatalogClient>[0] = {}) {
   return new CatalogClient({ siteUrl: SITE, apiKey: KEY, maxRetries: 0, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-/** Every text a user could see of an error: the key must be in none of them. */
-function leakSurface(error: Error): string {
-  return [
-    error.message,
-    error.stack,
-    JSON.stringify(error),
-    inspect(error, { depth: 10 }),
-    String(error),
-  ].join('\n');
 }
 
 type Operation = {

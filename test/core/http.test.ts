@@ -4,32 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import * as errors from '../../src/core/errors.js';
 import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
+import { failure, leakSurface } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';
 
 const msw = useMsw();
 const ROOT = 'https://links.example.com/api/v1';
 const SITE = 'https://market.example.com/api';
 const Anything = z.unknown();
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-/** Every text a user could see of an error: the key must be in none of them. */
-function leakSurface(error: Error): string {
-  return [
-    error.message,
-    error.stack,
-    JSON.stringify(error),
-    inspect(error, { depth: 10 }),
-    String(error),
-  ].join('\n');
-}
 
 describe('HttpClient requests', () => {
   it('sends a GET to the API root with the JSON, user-agent and bearer headers', async () => {

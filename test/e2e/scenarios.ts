@@ -17,6 +17,7 @@ import {
   UnprocessableEntityError,
 } from '../../src/index.js';
 import type { Flavor, ReferenceServer, ReferenceServerOptions } from '../../src/testing/index.js';
+import { failure } from '../helpers/failure.js';
 
 /** What one adapter (msw or node:http) gives the shared scenarios. */
 export interface Connected {
@@ -39,15 +40,6 @@ export function clients(c: Connected, keys: { mgmt?: string; catalog?: string } 
       maxRetries: 0,
     }),
   };
-}
-
-async function failure(promise: unknown): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const alpha = (c: Connected) => c.server.keys.management[0]!;

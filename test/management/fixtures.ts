@@ -1,6 +1,8 @@
 import { HttpResponse } from 'msw';
 import { SECRET } from '../helpers/core.js';
 
+export { failure } from '../helpers/failure.js';
+
 /** The site root the tests use, and the API root the SDK must derive from it. */
 export const BASE_URL = 'https://links.example.com';
 export const ROOT = `${BASE_URL}/api/v1`;
@@ -137,14 +139,4 @@ export function laravelPage<T>(
     },
     status: 200,
   };
-}
-
-/** Runs `call` and returns what it threw or rejected with. */
-export async function failure(call: () => unknown): Promise<Error> {
-  try {
-    await call();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }

@@ -1,0 +1,22 @@
+import { inspect } from 'node:util';
+
+/** Awaits a call that must fail and returns its error; a call that succeeds fails the test. */
+export async function failure(call: unknown): Promise<Error> {
+  try {
+    await (typeof call === 'function' ? call() : call);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Every text a user could see of an error (message, stack, JSON, inspect): the key must be in none of them. */
+export function leakSurface(error: Error): string {
+  return [
+    error.message,
+    error.stack,
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    String(error),
+  ].join('\n');
+}
