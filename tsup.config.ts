@@ -1,15 +1,18 @@
-import { defineConfig } from 'tsup';
+import { rmSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/msw': 'src/testing/msw.ts',
-    'testing/bin': 'src/testing/bin.ts',
-  },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
+// The library entries ship as ESM and CommonJS, each with its own declarations; the bin is an
+// executable, not an import target, so it ships once, as ESM (it shares the ESM chunks).
+const library = {
+  index: 'src/index.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
+};
+
+const common: Options = {
+  outDir: 'dist',
+  // The two builds run in parallel into one folder, so dist is emptied once, before both (below).
+  clean: false,
   sourcemap: false,
   target: 'node22',
   platform: 'neutral',
@@ -19,4 +22,17 @@ export default defineConfig({
   // Keep `node:` specifiers: Deno needs them, and every supported Node has them.
   removeNodeProtocol: false,
   external: ['msw', 'ky', 'zod', /^node:/],
+};
+
+export default defineConfig(() => {
+  rmSync('dist', { recursive: true, force: true });
+  return [
+    {
+      ...common,
+      entry: { ...library, 'testing/bin': 'src/testing/bin.ts' },
+      format: ['esm'],
+      dts: { entry: library },
+    },
+    { ...common, entry: library, format: ['cjs'], dts: { entry: library } },
+  ];
 });
