@@ -14,6 +14,7 @@ export class APIPromise<T> extends Promise<T> {
   readonly #result: Promise<WithResponse<T>>;
   #data: Promise<T> | undefined;
 
+  /** `then`, `catch` and `finally` give plain promises, without `.withResponse()`. */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }

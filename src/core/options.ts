@@ -5,9 +5,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Any console-compatible or pino-compatible logger. */
 export interface Logger {
+  /** Logs at level `error`. */
   error(message: string, ...rest: unknown[]): void;
+  /** Logs at level `warn` (each retry, for instance). */
   warn(message: string, ...rest: unknown[]): void;
+  /** Logs at level `info` (one line per attempt). */
   info(message: string, ...rest: unknown[]): void;
+  /** Logs at level `debug`. */
   debug(message: string, ...rest: unknown[]): void;
 }
 

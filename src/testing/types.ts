@@ -96,5 +96,6 @@ export interface Purchase {
 
 /** A fetch-style handler, the one thing the adapters need from a server. */
 export interface FetchHandler {
+  /** Answers one request, as the server would. */
   fetch(request: Request): Promise<Response>;
 }
