@@ -5,7 +5,8 @@ import { type Domain, PIXEL_TYPES, type Pixel } from './types.js';
 /** What the Management routes need to know about one resource. */
 export interface ResourceDef<T extends { id: number; name: string; updated_at: string }> {
   object: 'pixel' | 'domain';
-  all(store: ReferenceStore, key: string): T[];
+  /** Live records, oldest first (the list route encodes one page of them; it never mutates them). */
+  all(store: ReferenceStore, key: string): readonly T[];
   find(store: ReferenceStore, key: string, id: number): T | undefined;
   remove(store: ReferenceStore, key: string, id: number): boolean;
   create(store: ReferenceStore, key: string, input: FormInput): T;
@@ -20,7 +21,7 @@ const text = (input: FormInput, field: string) => input.get(field) ?? '';
 /** Pixels: name ≤ 32 characters and unique (case-insensitively) within the workspace, type from the enum. */
 export const PIXELS: ResourceDef<Pixel> = {
   object: 'pixel',
-  all: (store, key) => store.pixels(key),
+  all: (store, key) => store.pixelRecords(key),
   find: (store, key, id) => store.findPixel(key, id),
   remove: (store, key, id) => store.deletePixel(key, id),
   create: (store, key, input) =>
@@ -45,7 +46,7 @@ export const PIXELS: ResourceDef<Pixel> = {
 /** Domains: name required, ≤ 255 characters, unique across all workspaces; a name sent on update is ignored. */
 export const DOMAINS: ResourceDef<Domain> = {
   object: 'domain',
-  all: (store, key) => store.domains(key),
+  all: (store, key) => store.domainRecords(key),
   find: (store, key, id) => store.findDomain(key, id),
   remove: (store, key, id) => store.deleteDomain(key, id),
   create: (store, key, input) =>

@@ -98,6 +98,16 @@ export class ReferenceStore {
     return clone(this.#domains.get(key) ?? []);
   }
 
+  /** The workspace's live pixels, oldest (lowest id) first, for the list route: no per-request copy. Do not mutate. */
+  pixelRecords(key: string): readonly Pixel[] {
+    return this.#pixels.get(key) ?? [];
+  }
+
+  /** The workspace's live domains, oldest (lowest id) first, for the list route: no per-request copy. Do not mutate. */
+  domainRecords(key: string): readonly Domain[] {
+    return this.#domains.get(key) ?? [];
+  }
+
   /** Every domain of every workspace (copies); domain names are unique across workspaces. */
   allDomains(): Domain[] {
     return clone([...this.#domains.values()].flat());
