@@ -1,0 +1,242 @@
+// `npm run test:consumers`: the packed tarball, installed into fresh projects outside the repo, used the
+// ways a user uses it: ESM `import`, CommonJS `require`, TypeScript under `nodenext` and `bundler` (with
+// misuses that must not compile), the msw adapter and the bin. Each runs a smoke script against the
+// reference server from the tarball's `/testing` subpath, over 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { createProject, mustRun, type Project, run, secs, tarball } from './lib/packaging.js';
+
+const TYPESCRIPT = 'typescript@6.0.3';
+const TYPES_NODE = '@types/node@22.20.5';
+const MSW = 'msw@3.0.5';
+
+/** Each misuse must fail `tsc` on its own line with the error matched, and nothing else may fail. */
+const MISUSES: readonly { code: string; error: RegExp }[] = [
+  { code: `await mgmt.pixels.list({ per_page: 30 });`, error: /TS2322: Type '30' is not assignable/ },
+  {
+    code: `await mgmt.pixels.create({ name: 'FB', type: 'facebok', value: '1' });`,
+    error: /TS(2322|2820): Type '"facebok"' is not assignable/,
+  },
+  {
+    code: `new CatalogClient({ siteUrl: 'https://market.example.com', apiKey: 'k', timeout: '5s' });`,
+    error: /TS2322: Type 'string' is not assignable to type 'number'/,
+  },
+  {
+    code: `mgmt.pixels.get(1).catch((e) => e instanceof NotFoundError && e.fieldErrors);`,
+    error: /TS2339: Property 'fieldErrors' does not exist on type 'NotFoundError'/,
+  },
+];
+const MISUSE_HEADER = [
+  `import { CatalogClient, ManagementClient, NotFoundError } from 'content-platform-sdk';`,
+  `const mgmt = new ManagementClient({ baseUrl: 'https://links.example.com', apiKey: 'k' });`,
+];
+const misuseFile = `${[...MISUSE_HEADER, ...MISUSES.map((m) => m.code)].join('\n')}\n`;
+
+const strict = {
+  target: 'es2023',
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  // Check the shipped declarations too, not only the consumer's files.
+  skipLibCheck: false,
+};
+const tsconfigs = {
+  // A Node service: declarations through the exports map's `import` and `require` conditions, Node's types.
+  nodenext: {
+    compilerOptions: {
+      ...strict,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      lib: ['es2023'],
+      types: ['node'],
+      outDir: 'out',
+      rootDir: '.',
+    },
+    include: ['consumer.ts', 'consumer-cjs.cts'],
+  },
+  // A bundled app: `bundler` resolution, DOM types and no Node types at all.
+  bundler: {
+    compilerOptions: {
+      ...strict,
+      module: 'preserve',
+      moduleResolution: 'bundler',
+      lib: ['es2023', 'dom', 'dom.iterable'],
+      types: [],
+      noEmit: true,
+    },
+    include: ['consumer.ts'],
+  },
+};
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const misuseConfig = json({ extends: './tsconfig.json', include: [], files: ['misuse.ts'] });
+
+/** `tsc` must reject misuse.ts with exactly the expected errors, each on its own line. */
+async function checkMisuses(project: Project): Promise<string[]> {
+  const tsc = join(project.dir, 'node_modules/typescript/bin/tsc');
+  const result = await run('node', [tsc, '-p', 'tsconfig.misuse.json', '--noEmit', '--pretty', 'false'], {
+    cwd: project.dir,
+  });
+  if (result.code === 0) throw new Error('misuse.ts compiled, but it must not');
+  const errors = result.output.split('\n').filter((line) => /error TS\d+/.test(line));
+  const problems: string[] = [];
+  const rejected: string[] = [];
+  MISUSES.forEach((misuse, i) => {
+    const line = MISUSE_HEADER.length + i + 1;
+    const hit = errors.find((e) => e.startsWith(`misuse.ts(${line},`) && misuse.error.test(e));
+    if (hit) rejected.push(`rejects ${hit.slice(0, 150)}`);
+    else problems.push(`line ${line} (${misuse.code}) did not fail with ${misuse.error}`);
+  });
+  if (errors.length !== MISUSES.length)
+    problems.push(`expected ${MISUSES.length} errors, got ${errors.length}`);
+  if (problems.length > 0) throw new Error(`${problems.join('\n')}\ntsc said:\n${result.output.trim()}`);
+  return rejected;
+}
+
+/** Starts the installed bin on a free port, asks it for pixels, stops it with SIGTERM (exit 0). */
+async function checkBin(project: Project): Promise<string> {
+  const bin = join(project.dir, 'node_modules/.bin/content-platform-reference-server');
+  const child = spawn(bin, ['--port', '0', '--flavor', 'spec'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const { url, key } = await new Promise<{ url: string; key: string }>((found, fail) => {
+      let out = '';
+      const timer = setTimeout(() => fail(new Error(`the bin printed no URL:\n${out}`)), 15_000);
+      const read = (chunk: Buffer) => {
+        out += chunk;
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+        const key = /Management API: .* keys: ([^,\s]+)/.exec(out)?.[1];
+        if (url && key) {
+          clearTimeout(timer);
+          found({ url, key });
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', (code) => fail(new Error(`the bin exited ${code}:\n${out}`)));
+    });
+    const res = await fetch(`${url}/api/v1/pixels`, {
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    });
+    if (res.status !== 200) throw new Error(`the bin answered ${res.status}: ${await res.text()}`);
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    child.kill('SIGTERM');
+    const code = await exited;
+    if (code !== 0) throw new Error(`the bin exited ${code} on SIGTERM`);
+    return `bin served ${url}`;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+interface Consumer {
+  name: string;
+  project: () => Project;
+  extra: readonly string[];
+  /** Runs the checks in order, logging a line for each that passed. */
+  steps: (p: Project, log: (...lines: string[]) => void) => Promise<void>;
+}
+
+const node = (p: Project, file: string) =>
+  mustRun('node', [file], { cwd: p.dir, timeoutMs: 60_000 }).then((r) => r.output.trim());
+const tsc = (p: Project, ...args: string[]) =>
+  mustRun('node', [join(p.dir, 'node_modules/typescript/bin/tsc'), '-p', '.', '--pretty', 'false', ...args], {
+    cwd: p.dir,
+  }).then(() => ['tsc -p .', ...args, 'ok'].join(' '));
+
+const consumers: Consumer[] = [
+  {
+    name: 'esm',
+    project: () => createProject('esm', 'module', ['smoke.mjs', 'esm/main.mjs', 'esm/msw.mjs']),
+    extra: [MSW],
+    steps: async (p, log) => {
+      log(await node(p, 'main.mjs'));
+      log(await node(p, 'msw.mjs'));
+      log(await checkBin(p));
+    },
+  },
+  {
+    name: 'cjs',
+    project: () => createProject('cjs', 'commonjs', ['smoke.mjs', 'cjs/main.cjs']),
+    extra: [MSW],
+    steps: async (p, log) => log(await node(p, 'main.cjs')),
+  },
+  {
+    name: 'ts-nodenext',
+    project: () =>
+      createProject('ts-nodenext', 'module', ['typescript/consumer.ts', 'typescript/consumer-cjs.cts'], {
+        'tsconfig.json': json(tsconfigs.nodenext),
+        'misuse.ts': misuseFile,
+        'tsconfig.misuse.json': misuseConfig,
+      }),
+    extra: [TYPESCRIPT, TYPES_NODE],
+    steps: async (p, log) => {
+      log(await tsc(p, '--noEmit'));
+      log(...(await checkMisuses(p)));
+      log(await tsc(p));
+      log(await node(p, 'out/consumer.js'));
+    },
+  },
+  {
+    name: 'ts-bundler',
+    project: () =>
+      createProject('ts-bundler', 'module', ['typescript/consumer.ts'], {
+        'tsconfig.json': json(tsconfigs.bundler),
+        'misuse.ts': misuseFile,
+        'tsconfig.misuse.json': misuseConfig,
+      }),
+    extra: [TYPESCRIPT],
+    steps: async (p, log) => {
+      log(await tsc(p));
+      log(...(await checkMisuses(p)));
+      await build({
+        absWorkingDir: p.dir,
+        entryPoints: ['consumer.ts'],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node22',
+        outfile: 'out/consumer.mjs',
+        logLevel: 'error',
+      });
+      log('esbuild bundle ok');
+      log(await node(p, 'out/consumer.mjs'));
+    },
+  },
+];
+
+const only = process.env.CONSUMERS?.split(',');
+const selected = consumers.filter((c) => !only || only.includes(c.name));
+const started = performance.now();
+const pkg = await tarball();
+console.log(`consumers of ${pkg}`);
+
+const results = await Promise.all(
+  selected.map(async (consumer) => {
+    const t0 = performance.now();
+    const project = consumer.project();
+    const lines: string[] = [];
+    try {
+      const installed = await project.install(pkg, consumer.extra);
+      lines.push(`npm install ${secs(installed.ms)}`);
+      await consumer.steps(project, (...more) => lines.push(...more));
+      return { name: consumer.name, ok: true, lines, ms: performance.now() - t0 };
+    } catch (error) {
+      lines.push(String(error instanceof Error ? error.message : error));
+      return { name: consumer.name, ok: false, lines, ms: performance.now() - t0 };
+    } finally {
+      project.remove();
+    }
+  }),
+);
+
+for (const r of results) {
+  console.log(`\n${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${secs(r.ms)})`);
+  for (const line of r.lines) console.log(`  ${line.replaceAll('\n', '\n  ')}`);
+}
+const failed = results.filter((r) => !r.ok).length;
+const total = secs(performance.now() - started);
+console.log(
+  `\nconsumers: ${failed === 0 ? `all ${results.length} pass` : `${failed} of ${results.length} FAIL`} (${total})`,
+);
+process.exitCode = failed > 0 ? 1 : 0;
