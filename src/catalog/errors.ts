@@ -1,4 +1,4 @@
-import type { Answer } from '../core/error-map.js';
+import { type Answer, scrubHeaders } from '../core/error-map.js';
 import {
   AccountRequestError,
   type APIErrorInit,
@@ -45,7 +45,7 @@ export function readCatalogError(answer: Answer, path: string, apiKey = ''): Cat
   const condition = matchCatalogMessage(msg) ?? endpointCondition(path, answer.status);
   const init = {
     status: answer.status,
-    headers: answer.headers,
+    headers: scrubHeaders(answer.headers, apiKey),
     body: scrub(body, apiKey),
     msg,
   };

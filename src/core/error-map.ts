@@ -97,6 +97,7 @@ function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
  */
 export function decodeAnswer(response: Response, text: string, request: string, secret?: string): Answer {
   const raw = secret === undefined ? text : redact(text, secret);
+  const headers = secret === undefined ? response.headers : scrubHeaders(response.headers, secret);
   let body: unknown = raw === '' ? undefined : raw;
   let isJson = false;
   if (raw.trim() !== '') {
@@ -110,9 +111,24 @@ export function decodeAnswer(response: Response, text: string, request: string, 
   return {
     status: response.status,
     statusText: response.statusText,
-    headers: response.headers,
+    headers,
     body,
     isJson,
     request,
   };
+}
+
+/**
+ * The headers with the key masked in every value: an error keeps its answer's headers, and util.inspect shows
+ * them, so a redirect's `Location: …?api_key=…` or a proxy echoing `Authorization` must not carry the key along.
+ */
+export function scrubHeaders(headers: Headers, secret: string): Headers {
+  let clean: Headers | undefined;
+  headers.forEach((value, name) => {
+    const masked = redact(value, secret);
+    if (masked === value) return;
+    clean ??= new Headers(headers);
+    clean.set(name, masked);
+  });
+  return clean ?? headers;
 }

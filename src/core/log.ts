@@ -14,12 +14,15 @@ export function createLog(logger: Logger, level: LogLevel, secret: string): Log 
   };
 }
 
-/** Replaces every occurrence of the key (raw or URL-encoded) in a text. */
+/** Replaces every occurrence of the key (raw, URL-encoded or form-encoded as in a query) in a text. */
 export function redact(text: string, secret: string): string {
   if (secret === '') return text;
   let out = text.split(secret).join('***');
   const encoded = encodeURIComponent(secret);
   if (encoded !== secret) out = out.split(encoded).join('***');
+  // URLSearchParams also escapes !'()~ and writes a space as '+': the form a query string carries.
+  const form = new URLSearchParams([['', secret]]).toString().slice(1);
+  if (form !== secret && form !== encoded) out = out.split(form).join('***');
   return out;
 }
 

@@ -5,6 +5,7 @@ import {
   type ContentPlatformError,
   ResponseValidationError,
 } from './errors.js';
+import { redactUrl } from './log.js';
 
 const MAX_LISTED_ISSUES = 3;
 
@@ -29,11 +30,17 @@ export function notJsonError(answer: Answer, response: Response): ContentPlatfor
   });
 }
 
+/** What the error keeps of a zod issue; a union's issue also has one list of issues per branch. */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: readonly (readonly Issue[])[];
+}
+
 /** A 2xx JSON answer that does not fit its schema; names the first few offending fields. */
-export function validationError(
-  answer: Answer,
-  issues: readonly { path: PropertyKey[]; message: string }[],
-): ResponseValidationError {
+export function validationError(answer: Answer, zodIssues: readonly Issue[]): ResponseValidationError {
+  const issues = zodIssues.flatMap((issue) => unwrapUnion(issue, []));
   const listed = issues
     .slice(0, MAX_LISTED_ISSUES)
     .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
@@ -57,7 +64,8 @@ export function isRedirect(response: Response): boolean {
  * server refusing the key; any other one is reported with its target so the base URL can be fixed.
  */
 export function redirectError(answer: Answer, response: Response): APIError {
-  const location = response.headers.get('location') ?? '';
+  // From the scrubbed answer, and with any api_key parameter masked: a redirect may echo the key in its URL.
+  const location = redactUrl(answer.headers.get('location') ?? '');
   const init = { status: answer.status, headers: answer.headers, body: answer.body };
   if (/\/login\/?$/.test(safePath(location, response.url))) {
     return new AuthenticationError({ ...init, message: loginMessage(answer.request) });
@@ -70,6 +78,21 @@ export function redirectError(answer: Answer, response: Response): APIError {
   });
 }
 
+/**
+ * A union that failed says only "Invalid input" at its own path. Its branch that got deepest into the body (an
+ * entity under `data` rather than a bare entity) names the field that is actually wrong.
+ */
+function unwrapUnion(issue: Issue, prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  const path = [...prefix, ...issue.path];
+  const branches = issue.code === 'invalid_union' ? (issue.errors ?? []).filter((b) => b.length > 0) : [];
+  if (branches.length === 0) return [{ path, message: issue.message }];
+  const depth = (branch: readonly Issue[]) => Math.max(...branch.map((i) => i.path.length));
+  const best = branches.reduce((a, b) =>
+    depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a,
+  );
+  return best.flatMap((inner) => unwrapUnion(inner, path));
+}
+
 function loginMessage(request: string): string {
   return (
     `${request} was redirected to a login page: the server rejected the API key ` +
@@ -77,9 +100,12 @@ function loginMessage(request: string): string {
   );
 }
 
+// A relative Location from a custom fetch (a Response built in process has no url) still resolves to its path.
+const ANY_ORIGIN = 'http://relative.invalid';
+
 function safePath(url: string, base?: string): string {
   try {
-    return new URL(url, base).pathname;
+    return new URL(url, base || ANY_ORIGIN).pathname;
   } catch {
     return '';
   }
