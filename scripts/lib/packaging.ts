@@ -79,6 +79,7 @@ export async function tarball(): Promise<string> {
   }
   await mustRun('npm', ['run', '--silent', 'build']);
   const dir = mkdtempSync(join(tmpdir(), 'cpsdk-pack-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const { output } = await mustRun('npm', ['pack', '--silent', '--pack-destination', dir]);
   const name = output.trim().split('\n').at(-1) ?? '';
   const file = join(dir, basename(name));
