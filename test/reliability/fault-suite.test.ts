@@ -1,0 +1,82 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { bodyScenarios } from './body-scenarios.js';
+import { catalogScenarios } from './catalog-scenarios.js';
+import { connectionScenarios } from './connection-scenarios.js';
+import { echoScenarios } from './echo-scenarios.js';
+import {
+  CATALOG_KEY,
+  capturingLogger,
+  collected,
+  KEYS,
+  type Scenario,
+  since,
+  TOKEN,
+  useRig,
+} from './harness.js';
+import { httpScenarios } from './http-scenarios.js';
+
+// The whole fault-injection suite runs in this one file, in order, so the secrets test at the end sees every
+// error, log line and toJSON() it produced.
+const rig = useRig();
+
+const groups: [string, Scenario[]][] = [
+  ['HTTP status faults', httpScenarios],
+  ['connection faults', connectionScenarios],
+  ['body faults', bodyScenarios],
+  ['Catalog faults', catalogScenarios],
+  ['servers that echo the key', echoScenarios],
+];
+const all = groups.flatMap(([, scenarios]) => scenarios);
+
+describe('fault-injection suite', () => {
+  it('has at least 30 named scenarios, each with a unique name', () => {
+    expect(all.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(all.map((s) => s.name)).size).toBe(all.length);
+  });
+
+  for (const [group, scenarios] of groups) {
+    describe(group, () => {
+      for (const scenario of scenarios) {
+        for (const via of scenario.via ?? ['socket']) {
+          it(`${scenario.name} [${via}]`, { timeout: scenario.within + 5_000 }, async () => {
+            const started = performance.now();
+            await scenario.run(rig, via);
+            expect(since(started)).toBeLessThan(scenario.within);
+          });
+        }
+      }
+    });
+  }
+});
+
+describe('after the whole suite', () => {
+  it('the key appears in no error, log line, toJSON() or inspect output', () => {
+    const forms = [
+      TOKEN,
+      ...[...KEYS.management, ...KEYS.catalog].flatMap((key) => [
+        key,
+        encodeURIComponent(key),
+        new URLSearchParams({ k: key }).toString().slice(2),
+        JSON.stringify(key).slice(1, -1),
+      ]),
+    ];
+    const texts = [
+      ...collected.texts,
+      inspect(rig.mgmt('socket'), { depth: 12, showHidden: true }),
+      inspect(rig.catalog('socket'), { depth: 12, showHidden: true }),
+    ];
+    const leaks = texts.filter((text) => forms.some((form) => text.includes(form)));
+    expect(leaks).toEqual([]);
+    // The collector did see the suite: errors from most scenarios, and a line per attempt at debug level.
+    expect(collected.errors).toBeGreaterThanOrEqual(40);
+    expect(collected.lines).toBeGreaterThanOrEqual(200);
+    expect(capturingLogger.lines.some((line) => line.includes('api_key=***'))).toBe(true);
+    expect(CATALOG_KEY).toContain(TOKEN);
+  });
+
+  it('no promise rejection went unhandled during the suite', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(collected.unhandled).toEqual([]);
+  });
+});
