@@ -26,13 +26,15 @@ export function readManagementError(answer: Answer): APIError | undefined {
 /** A map of field name to messages; a single string message is taken as a list of one. */
 function fieldMap(value: unknown): Record<string, string[]> | undefined {
   if (!isRecord(value)) return undefined;
-  const out: Record<string, string[]> = {};
+  const out: [string, string[]][] = [];
   for (const [field, messages] of Object.entries(value)) {
-    if (typeof messages === 'string') out[field] = [messages];
-    else if (Array.isArray(messages) && messages.every((m) => typeof m === 'string')) out[field] = messages;
+    if (typeof messages === 'string') out.push([field, [messages]]);
+    else if (Array.isArray(messages) && messages.every((m) => typeof m === 'string'))
+      out.push([field, messages]);
     else return undefined;
   }
-  return out;
+  // fromEntries defines own properties: a field named "__proto__" stays a field instead of replacing the prototype.
+  return Object.fromEntries(out);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
