@@ -1,0 +1,89 @@
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { HttpClient } from '../../src/core/http.js';
+import { createLog, redact } from '../../src/core/log.js';
+import { resolveOptions } from '../../src/core/options.js';
+import { CATALOG_KIND } from '../helpers/core.js';
+
+const RUNS = { numRuns: 1000 };
+
+/** Keys as a dashboard might issue them, plus the characters URL encodings treat differently. */
+const key = fc
+  .string({ unit: fc.constantFrom(..."abcXYZ0189+/=~!'()._-".split('')), minLength: 8, maxLength: 40 })
+  .filter((k) => /[a-z0-9]/i.test(k));
+
+/** The ways a key shows up in text: raw, encodeURIComponent, a query string's form encoding, JSON. */
+function forms(secret: string): string[] {
+  return [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams([['', secret]]).toString().slice(1),
+    JSON.stringify(secret).slice(1, -1),
+  ];
+}
+
+describe('redaction', () => {
+  it('redact() removes the key in every encoding from any surrounding text', () => {
+    fc.assert(
+      fc.property(key, fc.string(), fc.string(), fc.nat(3), (secret, before, after, which) => {
+        const text = `${before}${forms(secret)[which]}${after}`;
+        const out = redact(text, secret);
+        for (const form of forms(secret)) expect(out).not.toContain(form);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a log line never carries the key, whatever the message', () => {
+    fc.assert(
+      fc.property(key, fc.string(), fc.nat(3), (secret, message, which) => {
+        const lines: string[] = [];
+        const sink = (line: string) => lines.push(line);
+        const log = createLog({ error: sink, warn: sink, info: sink, debug: sink }, 'debug', secret);
+        log('debug', `${message} ${forms(secret)[which]} ${message}`);
+        for (const form of forms(secret)) expect(lines[0]).not.toContain(form);
+      }),
+      RUNS,
+    );
+  });
+
+  it('an error answer that echoes the request (URL, body, Location) never shows the key', async () => {
+    await fc.assert(
+      fc.asyncProperty(key, fc.constantFrom(302, 400, 429, 500, 503), async (secret, status) => {
+        const fetch = async (request: Request) => {
+          const echo = `${request.url} ${await request.text()}`;
+          return new Response(JSON.stringify({ message: echo, status: 'error', msg: echo }), {
+            status,
+            headers: { location: request.url, 'x-echo': echo, 'retry-after': '3600' },
+          });
+        };
+        const http = new HttpClient(
+          resolveOptions(
+            { apiKey: secret, siteUrl: 'https://market.example.com', maxRetries: 0, fetch, logLevel: 'off' },
+            CATALOG_KIND,
+          ),
+          {
+            credentials: { kind: 'param', name: 'api_key' },
+            body: 'json',
+            retryMethods: [],
+            readError: () => undefined,
+          },
+        );
+        for (const call of [
+          http.get('items/all', z.unknown()),
+          http.post('purchases/validation', z.unknown(), { purchase_code: 'x' }),
+        ]) {
+          const error = await call.then(
+            () => undefined,
+            (e: unknown) => e as Error,
+          );
+          const texts = [error?.message, error?.stack, JSON.stringify(error), inspect(error, { depth: 10 })];
+          for (const text of texts) for (const form of forms(secret.trim())) expect(text).not.toContain(form);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
