@@ -2,16 +2,20 @@ import type { Logger, LogLevel } from './options.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-/** A logger that drops lines below the client's level and never sees the key. */
-export type Log = (level: Exclude<LogLevel, 'off'>, message: string) => void;
+/** A logger that drops lines below the client's level and never sees the key. `verbose`: debug lines pass. */
+export type Log = ((level: Exclude<LogLevel, 'off'>, message: string) => void) & {
+  readonly verbose?: boolean;
+};
 
 /** Gates `logger` by `level` and scrubs `secret` from every line, whatever path it came through. */
 export function createLog(logger: Logger, level: LogLevel, secret: string): Log {
   const max = RANK[level];
-  return (lineLevel, message) => {
+  const log = (lineLevel: Exclude<LogLevel, 'off'>, message: string) => {
     if (RANK[lineLevel] > max) return;
+    // Called as a method: a pino logger's methods need their `this`.
     logger[lineLevel](`[content-platform-sdk] ${redact(message, secret)}`);
   };
+  return Object.assign(log, { verbose: max >= RANK.debug });
 }
 
 /** Replaces every occurrence of the key (raw, URL-encoded or form-encoded as in a query) in a text. */
@@ -46,9 +50,12 @@ export function loggingFetch(
     const started = performance.now();
     const line = `${input.method} ${redactUrl(input.url)}`;
     const retry = attempt > 1 ? ` (retry ${attempt - 1})` : '';
+    // Reading a clone of the body costs a copy: only at debug level.
+    if (log.verbose) log('debug', `${line} request ${headerText(input.headers)}${await bodyText(input)}`);
     try {
       const response = await fetchImpl(input, init);
       log('info', `${line} → ${response.status} in ${Math.round(performance.now() - started)} ms${retry}`);
+      if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`);
       return response;
     } catch (error) {
       const ms = Math.round(performance.now() - started);
@@ -56,4 +63,25 @@ export function loggingFetch(
       throw error;
     }
   };
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+/** Headers for a debug line, credentials shown as `***`. */
+function headerText(headers: Headers): string {
+  const parts: string[] = [];
+  headers.forEach((value, name) => {
+    parts.push(`${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
+  });
+  return `headers {${parts.join(', ')}}`;
+}
+
+/** A request body for a debug line, with any `api_key` field (JSON or form) shown as `***`. */
+async function bodyText(request: Request): Promise<string> {
+  if (!request.body) return '';
+  const text = await request.clone().text();
+  const masked = text
+    .replace(/("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"***"')
+    .replace(/(^|&)(api_key=)[^&]*/gi, '$1$2***');
+  return ` body ${masked}`;
 }

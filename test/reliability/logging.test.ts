@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CatalogClient } from '../../src/catalog/index.js';
+import { ManagementClient } from '../../src/management/index.js';
+import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
+
+const MGMT = 'mk_LOGGINGTOKEN_x1';
+const CATALOG = 'ck+LOGGINGTOKEN/x2=';
+const server = createReferenceServer({ managementKeys: [MGMT], catalogKeys: [CATALOG] });
+let live: ListeningServer;
+beforeAll(async () => {
+  live = await listen(server, { port: 0 });
+});
+afterAll(() => live.close());
+beforeEach(() => server.reset());
+
+/** A logger shaped like pino: methods that need their `this`, and an object-or-message signature. */
+class PinoLike {
+  readonly records: { level: string; msg: string }[] = [];
+  #write(level: string, first: unknown, second?: unknown) {
+    this.records.push({ level, msg: typeof first === 'string' ? first : String(second) });
+  }
+  error(obj: unknown, msg?: string) {
+    this.#write('error', obj, msg);
+  }
+  warn(obj: unknown, msg?: string) {
+    this.#write('warn', obj, msg);
+  }
+  info(obj: unknown, msg?: string) {
+    this.#write('info', obj, msg);
+  }
+  debug(obj: unknown, msg?: string) {
+    this.#write('debug', obj, msg);
+  }
+}
+
+describe('logging', () => {
+  it('works with a pino-shaped logger whose methods need `this`', async () => {
+    const logger = new PinoLike();
+    server.faults.script([{ status: 503, headers: { 'retry-after': '0' } }]);
+    const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'info' });
+    await mgmt.pixels.get(1);
+    expect(logger.records.map((r) => r.level)).toEqual(['info', 'warn', 'info']);
+    expect(logger.records[2]?.msg).toMatch(
+      /^\[content-platform-sdk\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\/1 → 200 in \d+ ms \(retry 1\)$/,
+    );
+  });
+
+  it('debug adds request headers and body and response headers, with Authorization and api_key masked', async () => {
+    const logger = new PinoLike();
+    const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'debug' });
+    const catalog = new CatalogClient({ siteUrl: live.url, apiKey: CATALOG, logger, logLevel: 'debug' });
+    await mgmt.pixels.create({ name: 'Logged', type: 'bing', value: '1' });
+    await catalog.purchases.validate(server.fixtures.purchaseCodes.supported);
+    await catalog.items.get(101);
+    const debug = logger.records.filter((r) => r.level === 'debug').map((r) => r.msg);
+    expect(debug).toHaveLength(6);
+    expect(debug[0]).toMatch(
+      /POST \S+\/api\/v1\/pixels request headers \{.*authorization: \*\*\*.*\} body name=Logged&type=bing&value=1$/,
+    );
+    expect(debug[1]).toMatch(/POST \S+\/api\/v1\/pixels response headers \{.*x-ratelimit-remaining: \d+/);
+    expect(debug[2]).toMatch(
+      /POST \S+\/api\/purchases\/validation request headers \{.*\} body \{"purchase_code":"[^"]+","api_key":"\*\*\*"\}$/,
+    );
+    expect(debug[4]).toMatch(/GET \S+\/api\/items\/item\?item_id=101&api_key=\*\*\* request headers/);
+    for (const record of logger.records) expect(record.msg).not.toContain('LOGGINGTOKEN');
+  });
+
+  it('takes the level from CONTENT_PLATFORM_LOG; the logLevel option wins over it', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'info');
+    const fromEnv = new PinoLike();
+    await new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger: fromEnv }).pixels.get(1);
+    expect(fromEnv.records.map((r) => r.level)).toEqual(['info']);
+    const explicit = new PinoLike();
+    await new ManagementClient({
+      baseUrl: live.url,
+      apiKey: MGMT,
+      logger: explicit,
+      logLevel: 'error',
+    }).pixels.get(1);
+    expect(explicit.records).toEqual([]);
+  });
+
+  it("logs nothing at 'off', not even retries; warns of each retry by default", async () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', '');
+    server.faults.script(['reset', 'reset']);
+    const off = new PinoLike();
+    await new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger: off, logLevel: 'off' }).pixels.get(
+      1,
+    );
+    expect(off.records).toEqual([]);
+    server.faults.script(['reset']);
+    const byDefault = new PinoLike();
+    await new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger: byDefault }).pixels.get(1);
+    expect(byDefault.records).toEqual([
+      {
+        level: 'warn',
+        msg: expect.stringMatching(
+          /^\[content-platform-sdk\] GET pixels\/1: retry 1 of 2 after a connection error/,
+        ),
+      },
+    ]);
+  });
+});
