@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { object } from '../core/schema.js';
 import { catalogStatus } from './arabic.js';
 
 // Tolerant in, exact out: each schema accepts every shape the spec or the real server (REAL-SERVERS.md)
@@ -7,92 +8,90 @@ import { catalogStatus } from './arabic.js';
 /** A JSON number, or a decimal string as PHP may send one; always a number out. */
 const Money = z.union([
   z.number(),
-  z
-    .string()
-    .regex(/^\s*-?\d+(\.\d+)?\s*$/)
-    .transform(Number),
+  z.pipe(z.string().check(z.regex(/^\s*-?\d+(\.\d+)?\s*$/)), z.transform(Number)),
 ]);
 
 /** An integer id, or its decimal string. */
-const Int = z.union([
-  z.number().int(),
-  z
-    .string()
-    .regex(/^\d{1,15}$/)
-    .transform(Number),
-]);
+const Int = z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number))]);
 
 /** A string that may be null or absent; `null` out when it is. */
-const nullableString = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
+const nullableString = z.pipe(
+  z.nullish(z.string()),
+  z.transform((value: string | null | undefined) => value ?? null),
+);
 
 /** A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`. */
-function indexedList<T extends z.ZodType>(entry: T) {
-  return z
-    .union([z.array(entry), z.record(z.string().regex(/^\d+$/), entry)])
-    .transform((value): z.output<T>[] =>
+function indexedList<T extends z.ZodMiniType>(entry: T) {
+  return z.pipe(
+    z.union([z.array(entry), z.record(z.string().check(z.regex(/^\d+$/)), entry)]),
+    z.transform((value: z.output<T>[] | Record<string, z.output<T>>): z.output<T>[] =>
       Array.isArray(value)
         ? value
         : Object.keys(value)
             .sort((a, b) => Number(a) - Number(b))
             .map((index) => value[index] as z.output<T>),
-    );
+    ),
+  );
 }
 
 /** `tags`: an array, or the real server's comma-separated string; trimmed, empty ones dropped. */
-const Tags = z
-  .union([z.array(z.union([z.string(), z.number()])), z.string()])
-  .nullish()
-  .transform((value): string[] => {
+const Tags = z.pipe(
+  z.nullish(z.union([z.array(z.union([z.string(), z.number()])), z.string()])),
+  z.transform((value: (string | number)[] | string | null | undefined): string[] => {
     const parts = value == null ? [] : typeof value === 'string' ? value.split(',') : value.map(String);
     return parts.map((tag) => tag.trim()).filter((tag) => tag !== '');
-  });
+  }),
+);
 
 /** `options`: null, a list of option names, or a map of option name to a value or a list of values. */
-const Options = z
-  .union([z.array(z.string()), z.record(z.string(), z.union([z.string(), z.array(z.string())]))])
-  .nullish()
-  .transform((value) => value ?? null);
+const OptionsValue = z.union([
+  z.array(z.string()),
+  z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+]);
+const Options = z.pipe(
+  z.nullish(OptionsValue),
+  z.transform((value: z.output<typeof OptionsValue> | null | undefined) => value ?? null),
+);
 
 /** `version`: a dotted label; a JSON number (the spec writes it unquoted) becomes its string. */
-const Version = z
-  .union([z.string(), z.number().transform(String)])
-  .nullish()
-  .transform((value) => value ?? null);
+const Version = z.pipe(
+  z.nullish(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
+  z.transform((value: string | null | undefined) => value ?? null),
+);
 
 /** `social_links`: an open map of network to link; null, absent or PHP's empty `[]` give `{}`, null links are dropped. */
-const SocialLinks = z
-  .union([z.record(z.string(), z.string().nullable()), z.array(z.never()).max(0)])
-  .nullish()
-  .transform((value): Record<string, string> => {
+const SocialLinks = z.pipe(
+  z.nullish(
+    z.union([z.record(z.string(), z.nullable(z.string())), z.array(z.never()).check(z.maxLength(0))]),
+  ),
+  z.transform((value: Record<string, string | null> | never[] | null | undefined): Record<string, string> => {
     if (value == null || Array.isArray(value)) return {};
     return Object.fromEntries(
       Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     );
-  });
+  }),
+);
 
 const mediaShared = { thumbnail: z.string(), screenshots: z.array(z.string()) };
 
 /** Media of an audio item: `preview_audio`, no `preview_image` and no `preview_video`. */
-export const AudioMediaSchema = z.object({
+export const AudioMediaSchema = object({
   kind: z.literal('audio'),
   ...mediaShared,
   preview_audio: z.string(),
 });
 /** Media of a video item: `preview_video`, and `preview_image` when the server sends it. */
-export const VideoMediaSchema = z.object({
+export const VideoMediaSchema = object({
   kind: z.literal('video'),
   ...mediaShared,
-  preview_image: z.string().optional(),
+  preview_image: z.optional(z.string()),
   preview_video: z.string(),
 });
 /** Media of any other item: `preview_image` when the server sends it. */
-export const ImageMediaSchema = z.object({
+export const ImageMediaSchema = object({
   kind: z.literal('image'),
   ...mediaShared,
-  preview_image: z.string().optional(),
+  preview_image: z.optional(z.string()),
 });
 
 /** Media of an audio item. */
@@ -108,27 +107,30 @@ export type ItemMedia = AudioMedia | VideoMedia | ImageMedia;
  * `media`, with a derived `kind`: `'audio'` when it has `preview_audio`, `'video'` when it has
  * `preview_video`, else `'image'`. `screenshots` is always an array (empty when null or absent).
  */
-const Media = z
-  .object({
-    thumbnail: z.string(),
-    preview_image: z.string().nullish(),
-    preview_video: z.string().nullish(),
-    preview_audio: z.string().nullish(),
-    screenshots: indexedList(z.string())
-      .nullish()
-      .transform((value) => value ?? []),
-  })
-  .transform((media): ItemMedia => {
+const MediaInput = object({
+  thumbnail: z.string(),
+  preview_image: z.nullish(z.string()),
+  preview_video: z.nullish(z.string()),
+  preview_audio: z.nullish(z.string()),
+  screenshots: z.pipe(
+    z.nullish(indexedList(z.string())),
+    z.transform((value: string[] | null | undefined) => value ?? []),
+  ),
+});
+const Media = z.pipe(
+  MediaInput,
+  z.transform((media: z.output<typeof MediaInput>): ItemMedia => {
     const shared = { thumbnail: media.thumbnail, screenshots: media.screenshots };
     const image = media.preview_image ? { preview_image: media.preview_image } : {};
     if (media.preview_audio) return { kind: 'audio', ...shared, preview_audio: media.preview_audio };
     if (media.preview_video)
       return { kind: 'video', ...shared, ...image, preview_video: media.preview_video };
     return { kind: 'image', ...shared, ...image };
-  });
+  }),
+);
 
 /** An item (spec §2), as every server variant is normalised. */
-export const ItemSchema = z.object({
+export const ItemSchema = object({
   id: Int,
   name: z.string(),
   /** HTML. */
@@ -140,7 +142,7 @@ export const ItemSchema = z.object({
   demo_link: nullableString,
   tags: Tags,
   media: Media,
-  price: z.object({ regular: Money, extended: Money }),
+  price: object({ regular: Money, extended: Money }),
   currency: z.string(),
   published_at: z.string(),
 });
@@ -149,24 +151,27 @@ export const ItemSchema = z.object({
 export type Item = z.infer<typeof ItemSchema>;
 
 /** Nested account objects may be null or absent: they read as objects of nulls. */
-function orEmpty<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => value ?? {}, schema);
+function orEmpty<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.transform((value: unknown): unknown => value ?? {}),
+    schema,
+  );
 }
 
 /** The account that owns the API key (spec §2). Fields the spec does not promise read as `null` when missing. */
-export const AccountSchema = z.object({
-  name: orEmpty(z.object({ firstname: nullableString, lastname: nullableString, full_name: nullableString })),
+export const AccountSchema = object({
+  name: orEmpty(object({ firstname: nullableString, lastname: nullableString, full_name: nullableString })),
   username: z.string(),
   email: z.string(),
   balance: Money,
   currency: z.string(),
   profile: orEmpty(
-    z.object({
+    object({
       heading: nullableString,
       description: nullableString,
-      contact: orEmpty(z.object({ email: nullableString })),
+      contact: orEmpty(object({ email: nullableString })),
       social_links: SocialLinks,
-      media: orEmpty(z.object({ avatar: nullableString, cover: nullableString })),
+      media: orEmpty(object({ avatar: nullableString, cover: nullableString })),
     }),
   ),
   registered_at: nullableString,
@@ -176,54 +181,74 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>;
 
 /** A validated purchase (spec §2). `supported_until` is absent when support is off (null reads as absent). */
-export const PurchaseSchema = z
-  .object({
-    purchase_code: z.string(),
-    license_type: z.string(),
-    price: Money,
-    currency: z.string(),
-    item: ItemSchema,
-    supported_until: z.preprocess((value) => value ?? undefined, z.string().optional()),
-    downloaded: z.union([z.boolean(), z.literal([0, 1, '0', '1']).transform((value) => Number(value) === 1)]),
-    date: z.string(),
-  })
-  .transform((purchase) => {
+const PurchaseFields = object({
+  purchase_code: z.string(),
+  license_type: z.string(),
+  price: Money,
+  currency: z.string(),
+  item: ItemSchema,
+  supported_until: z.pipe(
+    z.transform((value: unknown) => value ?? undefined),
+    z.optional(z.string()),
+  ),
+  downloaded: z.union([
+    z.boolean(),
+    z.pipe(
+      z.literal([0, 1, '0', '1']),
+      z.transform((value: 0 | 1 | '0' | '1') => Number(value) === 1),
+    ),
+  ]),
+  date: z.string(),
+});
+export const PurchaseSchema = z.pipe(
+  PurchaseFields,
+  z.transform((purchase: z.output<typeof PurchaseFields>) => {
     // Absent, not `undefined`: "no support" reads the same whether the server omitted the field or sent null.
     if (purchase.supported_until === undefined) delete purchase.supported_until;
     return purchase;
-  });
+  }),
+);
 
 /** A validated purchase: its license, price, item and support period. */
 export type Purchase = z.infer<typeof PurchaseSchema>;
 
 /** The envelope's `status` must be the success word (`تم بنجاح` or `success`, tolerant of variants). */
-const SuccessStatus = z.unknown().refine((status) => catalogStatus(status) === 'success', {
-  message: 'expected the success status (تم بنجاح or success)',
-});
+const SuccessStatus = z.unknown().check(
+  z.refine((status) => catalogStatus(status) === 'success', {
+    message: 'expected the success status (تم بنجاح or success)',
+  }),
+);
 
 /** `{ status, data }` → the Account. */
-export const AccountEnvelopeSchema = z
-  .object({ status: SuccessStatus, data: AccountSchema })
-  .transform((envelope) => envelope.data);
+const AccountEnvelope = object({ status: SuccessStatus, data: AccountSchema });
+export const AccountEnvelopeSchema = z.pipe(
+  AccountEnvelope,
+  z.transform((envelope: z.output<typeof AccountEnvelope>) => envelope.data),
+);
 
 /** `{ status, items }` → the Item list (an index-keyed object is accepted too). */
-export const ItemsEnvelopeSchema = z
-  .object({ status: SuccessStatus, items: indexedList(ItemSchema) })
-  .transform((envelope) => envelope.items);
+const ItemsEnvelope = object({ status: SuccessStatus, items: indexedList(ItemSchema) });
+export const ItemsEnvelopeSchema = z.pipe(
+  ItemsEnvelope,
+  z.transform((envelope: z.output<typeof ItemsEnvelope>) => envelope.items),
+);
 
 /** `{ status, item }` → the Item. */
-export const ItemEnvelopeSchema = z
-  .object({ status: SuccessStatus, item: ItemSchema })
-  .transform((envelope) => envelope.item);
+const ItemEnvelope = object({ status: SuccessStatus, item: ItemSchema });
+export const ItemEnvelopeSchema = z.pipe(
+  ItemEnvelope,
+  z.transform((envelope: z.output<typeof ItemEnvelope>) => envelope.item),
+);
 
 /** `{ status, data: { purchase } }` (spec) or `{ status, item }` (the real server's code) → the Purchase. */
-export const PurchaseEnvelopeSchema = z
-  .object({
-    status: SuccessStatus,
-    data: z.object({ purchase: PurchaseSchema }).optional(),
-    item: PurchaseSchema.optional(),
-  })
-  .transform((envelope, context) => {
+const PurchaseEnvelope = object({
+  status: SuccessStatus,
+  data: z.optional(object({ purchase: PurchaseSchema })),
+  item: z.optional(PurchaseSchema),
+});
+export const PurchaseEnvelopeSchema = z.pipe(
+  PurchaseEnvelope,
+  z.transform((envelope: z.output<typeof PurchaseEnvelope>, context) => {
     const purchase = envelope.data?.purchase ?? envelope.item;
     if (purchase) return purchase;
     context.issues.push({
@@ -233,4 +258,5 @@ export const PurchaseEnvelopeSchema = z
       message: 'expected the purchase under data.purchase (or under item)',
     });
     return z.NEVER;
-  });
+  }),
+);

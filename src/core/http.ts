@@ -1,5 +1,5 @@
 import ky, { HTTPError, type KyInstance, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
-import type { ZodType } from 'zod';
+import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type Answer, decodeAnswer, statusError } from './error-map.js';
@@ -14,6 +14,7 @@ import { createLog, type Log, loggingFetch, redact } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
 import { connectionCode, type Method, retryPolicy, retryReason } from './retry.js';
+import { PARSE_CONTEXT } from './schema.js';
 
 /** Query values; `undefined` ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -111,7 +112,7 @@ export class HttpClient {
     // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
     const scrubbed = () => decodeAnswer(response, text, label, this.#options.apiKey);
     if (!answer.isJson) throw notJsonError(scrubbed(), response);
-    const parsed = schema.safeParse(answer.body);
+    const parsed = safeParse(schema, answer.body, PARSE_CONTEXT);
     if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
     return { data: parsed.data, response };
   }

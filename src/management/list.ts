@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import type { HttpClient, Query } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
 import { PagePromise, type RawPage } from '../core/pagination.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidParamsError } from '../core/errors.js';
 import { PIXEL_TYPES } from './schemas.js';
 
@@ -9,26 +9,26 @@ const PER_PAGE = [10, 25, 50, 100] as const;
 const oneOf = (values: readonly (string | number)[]) => ({ error: `one of ${values.join(', ')}` });
 const text = { error: 'a non-empty string' };
 const pixelType = z.enum(PIXEL_TYPES, oneOf(PIXEL_TYPES));
-const nonEmpty = z.string(text).min(1, text);
+const nonEmpty = z.string(text).check(z.minLength(1, text));
 const whole = { error: 'a whole number of at least 1' };
 /** Set it, or pass `null` to clear it (sent as an empty field, which the server stores as null). */
-const page = z.string(text).min(1, text).nullable();
+const page = z.nullable(z.string(text).check(z.minLength(1, text)));
 
 const listParams = {
   /** Free text to look for. */
-  search: z.string({ error: 'a string' }).optional(),
+  search: z.optional(z.string({ error: 'a string' })),
   /** The field `search` looks in: `'name'` (the default). */
-  search_by: z.enum(['name'], oneOf(['name'])).optional(),
+  search_by: z.optional(z.enum(['name'], oneOf(['name']))),
   /** Pixels only: keep the pixels of this type. */
-  type: pixelType.optional(),
+  type: z.optional(pixelType),
   /** `'id'` (date created, the default) or `'name'`. */
-  sort_by: z.enum(['id', 'name'], oneOf(['id', 'name'])).optional(),
+  sort_by: z.optional(z.enum(['id', 'name'], oneOf(['id', 'name']))),
   /** `'desc'` (the default) or `'asc'`. */
-  sort: z.enum(['desc', 'asc'], oneOf(['desc', 'asc'])).optional(),
+  sort: z.optional(z.enum(['desc', 'asc'], oneOf(['desc', 'asc']))),
   /** 10 (the default), 25, 50 or 100. */
-  per_page: z.literal(PER_PAGE, oneOf(PER_PAGE)).optional(),
+  per_page: z.optional(z.literal(PER_PAGE, oneOf(PER_PAGE))),
   /** The page to start from (default 1). */
-  page: z.int(whole).min(1, whole).optional(),
+  page: z.optional(z.int(whole).check(z.minimum(1, whole))),
 };
 
 // Key order is the spec's, and so the query's order.
@@ -38,7 +38,7 @@ export const PixelListParamsSchema = z.strictObject(listParams);
 export type PixelListParams = z.input<typeof PixelListParamsSchema>;
 
 /** Checks domains.list's parameters. */
-export const DomainListParamsSchema = PixelListParamsSchema.omit({ type: true });
+export const DomainListParamsSchema = z.omit(PixelListParamsSchema, { type: true });
 /** Filters, order and page size of `domains.list`. */
 export type DomainListParams = z.input<typeof DomainListParamsSchema>;
 
@@ -48,21 +48,21 @@ export const PixelCreateParamsSchema = z.strictObject({ name: nonEmpty, type: pi
 export type PixelCreateParams = z.input<typeof PixelCreateParamsSchema>;
 
 /** Checks pixels.update's fields. */
-export const PixelUpdateParamsSchema = PixelCreateParamsSchema.partial();
+export const PixelUpdateParamsSchema = z.partial(PixelCreateParamsSchema);
 /** The pixel fields to change; only the ones given are sent. */
 export type PixelUpdateParams = z.input<typeof PixelUpdateParamsSchema>;
 
 /** Checks domains.create's fields. */
 export const DomainCreateParamsSchema = z.strictObject({
   name: nonEmpty,
-  index_page: page.optional(),
-  not_found_page: page.optional(),
+  index_page: z.optional(page),
+  not_found_page: z.optional(page),
 });
 /** A new domain: its `name`, and optionally the pages its root and unknown paths redirect to. */
 export type DomainCreateParams = z.input<typeof DomainCreateParamsSchema>;
 
 /** Checks domains.update's fields (the name cannot change). */
-export const DomainUpdateParamsSchema = DomainCreateParamsSchema.omit({ name: true });
+export const DomainUpdateParamsSchema = z.omit(DomainCreateParamsSchema, { name: true });
 /** The domain pages to change (`null` clears one); only the ones given are sent. */
 export type DomainUpdateParams = z.input<typeof DomainUpdateParamsSchema>;
 
@@ -70,7 +70,7 @@ export type DomainUpdateParams = z.input<typeof DomainUpdateParamsSchema>;
  * Validates `params` against `schema`, returning the fields as form/query values (`null` becomes '').
  * @throws {InvalidParamsError} naming the parameter and what it allows, e.g. `per_page must be one of 10, 25, 50, 100`.
  */
-export function checkParams<S extends z.ZodObject>(
+export function checkParams<S extends z.ZodMiniObject>(
   schema: S,
   params: unknown,
   where: string,

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { RawPage } from '../core/pagination.js';
+import { object } from '../core/schema.js';
 
 /** The pixel types of the spec, in its order. */
 export const PIXEL_TYPES = [
@@ -25,11 +26,8 @@ export function isKnownPixelType(type: string): type is PixelType {
 
 /** Ids are integers; a numeric string (some proxies and PHP setups send one) is read as its number. */
 const IdSchema = z.union([
-  z.int().nonnegative(),
-  z
-    .string()
-    .regex(/^\d{1,15}$/)
-    .transform(Number),
+  z.int().check(z.nonnegative()),
+  z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
 ]);
 
 /** A timestamp as sent, e.g. `2025-01-15T10:20:30.000000Z` (microseconds), kept as the string. */
@@ -38,10 +36,13 @@ const TimestampSchema = z.string();
 /**
  * A type newer than this SDK is kept as sent rather than rejected; the type still offers the known ones.
  */
-const PixelTypeSchema = z.string().transform((type): PixelType | (string & {}) => type);
+const PixelTypeSchema = z.pipe(
+  z.string(),
+  z.transform((type: string): PixelType | (string & {}) => type),
+);
 
 /** A tracking pixel: an ad or analytics network and its pixel id. */
-export const PixelSchema = z.object({
+export const PixelSchema = object({
   id: IdSchema,
   /** Up to 32 characters, unique per user. */
   name: z.string(),
@@ -50,31 +51,31 @@ export const PixelSchema = z.object({
   /** The pixel id on its network. */
   value: z.string(),
   /** Sent by the real servers; absent from a server that only follows the spec. */
-  created_at: TimestampSchema.optional(),
-  updated_at: TimestampSchema.optional(),
+  created_at: z.optional(TimestampSchema),
+  updated_at: z.optional(TimestampSchema),
 });
 /** A tracking pixel (`id`, `name`, `type`, `value`, timestamps). */
 export type Pixel = z.infer<typeof PixelSchema>;
 
 /** A custom domain, with the pages its root and unknown paths redirect to. */
-export const DomainSchema = z.object({
+export const DomainSchema = object({
   id: IdSchema,
   /** The domain name; it cannot change. */
   name: z.string(),
   /** Protocol and name, e.g. `https://go.example.com`; sent by the real servers. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
   /** Where the domain's root redirects; `null` when not set. */
-  index_page: z.string().nullable().default(null),
+  index_page: z._default(z.nullable(z.string()), null),
   /** Where unknown paths redirect; `null` when not set. */
-  not_found_page: z.string().nullable().default(null),
-  created_at: TimestampSchema.optional(),
-  updated_at: TimestampSchema.optional(),
+  not_found_page: z._default(z.nullable(z.string()), null),
+  created_at: z.optional(TimestampSchema),
+  updated_at: z.optional(TimestampSchema),
 });
 /** A custom domain (`id`, `name`, `url`, `index_page`, `not_found_page`, timestamps). */
 export type Domain = z.infer<typeof DomainSchema>;
 
 /** The answer to a delete: which record went away. */
-export const DeleteReceiptSchema = z.object({
+export const DeleteReceiptSchema = object({
   id: IdSchema,
   /** `'pixel'` or `'domain'`. */
   object: z.string(),
@@ -84,32 +85,50 @@ export const DeleteReceiptSchema = z.object({
 export type DeleteReceipt = z.infer<typeof DeleteReceiptSchema>;
 
 /** Accepts `{ data: entity, status }` (show, store, update) or the bare entity; gives the entity. */
-export function entityResponse<T>(entity: z.ZodType<T>): z.ZodType<T> {
-  return z.union([z.object({ data: entity }).transform((body): T => body.data), entity]);
+export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
+  return z.union([
+    z.pipe(
+      object({ data: entity }),
+      z.transform((body: { data: T }): T => body.data),
+    ),
+    entity,
+  ]);
 }
 
-const count = z.int().nonnegative();
+const count = z.int().check(z.nonnegative());
 
 /** Laravel's `meta`; each field optional, so a partial one still reads. Its `links` and `path` are ignored. */
-const PageMetaSchema = z.object({
-  current_page: count.optional(),
-  last_page: count.optional(),
-  per_page: count.optional(),
-  total: count.optional(),
-  from: count.nullable().optional(),
-  to: count.nullable().optional(),
+const PageMetaSchema = object({
+  current_page: z.optional(count),
+  last_page: z.optional(count),
+  per_page: z.optional(count),
+  total: z.optional(count),
+  from: z.optional(z.nullable(count)),
+  to: z.optional(z.nullable(count)),
 });
 
 /**
  * A list answer: Laravel's `{ data, links, meta }`, `{ data }` alone, or a bare array (one page).
  * `links` are never read: the next page is built from our own path and query.
  */
-export function listResponse<T>(item: z.ZodType<T>): z.ZodType<RawPage<T>> {
+export function listResponse<T>(item: z.ZodMiniType<T>): z.ZodMiniType<RawPage<T>> {
   return z.union([
-    z.array(item).transform((data): RawPage<T> => ({ data })),
-    z
-      .object({ data: z.array(item), meta: PageMetaSchema.nullable().optional() })
-      .transform(({ data, meta }): RawPage<T> => (meta ? { data, meta: strip(meta) } : { data })),
+    z.pipe(
+      z.array(item),
+      z.transform((data: T[]): RawPage<T> => ({ data })),
+    ),
+    z.pipe(
+      object({ data: z.array(item), meta: z.optional(z.nullable(PageMetaSchema)) }),
+      z.transform(
+        ({
+          data,
+          meta,
+        }: {
+          data: T[];
+          meta?: z.output<typeof PageMetaSchema> | null | undefined;
+        }): RawPage<T> => (meta ? { data, meta: strip(meta) } : { data }),
+      ),
+    ),
   ]);
 }
 
