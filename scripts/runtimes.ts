@@ -24,6 +24,13 @@ interface Runtime {
   command: (bin: string, project: Project) => Promise<[string, string[], Record<string, string>]>;
 }
 
+const SDK_ENV = [
+  'CONTENT_PLATFORM_API_KEY',
+  'CONTENT_PLATFORM_BASE_URL',
+  'CONTENT_PLATFORM_SITE_URL',
+  'CONTENT_PLATFORM_LOG',
+];
+
 const nodeRuntime = (version: string): Runtime => ({
   name: `node${version.split('.')[0]}`,
   version,
@@ -55,10 +62,11 @@ const RUNTIMES: readonly Runtime[] = [
     pkg: (os, arch) => (os === 'linux' ? `@deno/linux-${arch}-glibc` : `@deno/darwin-${arch}`),
     bin: 'deno',
     transport: 'http',
-    // Only loopback and the environment (the SDK reads CONTENT_PLATFORM_*); its cache stays in ours.
+    // Only loopback and the SDK's four variables: a client reads CONTENT_PLATFORM_LOG even when every option
+    // is given, and Deno throws NotCapable on an env read it was not allowed. Deno's cache stays in ours.
     command: async (bin) => [
       bin,
-      ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', 'main.mjs'],
+      ['run', '--no-prompt', '--allow-net=127.0.0.1', `--allow-env=${SDK_ENV.join(',')}`, 'main.mjs'],
       { DENO_DIR: join(cacheDir, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
     ],
   },

@@ -3,6 +3,5 @@ import * as sdk from 'content-platform-sdk';
 import * as testing from 'content-platform-sdk/testing';
 import { runtimeName, smoke } from './smoke.mjs';
 
-const transport = globalThis.process?.env?.SMOKE_TRANSPORT === 'in-process' ? 'in-process' : 'http';
-const { checks } = await smoke(sdk, testing, { transport });
-console.log(`ok: esm on ${runtimeName()}, ${checks} checks over ${transport}`);
+const { checks } = await smoke(sdk, testing);
+console.log(`ok: esm on ${runtimeName()}, ${checks} checks over http`);
