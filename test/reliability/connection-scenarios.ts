@@ -338,14 +338,14 @@ export const connectionScenarios: Scenario[] = [
   {
     name: 'one hung call does not hold up the others on the same client',
     via: ['socket'],
-    within: 1_500,
+    within: 2_500,
     async run(rig, via) {
       rig.server.faults.script(['hang'], { match: (r) => r.url.endsWith('/pixels/3') });
-      const client = rig.mgmt(via, { timeout: 400, maxRetries: 0 });
+      const client = rig.mgmt(via, { timeout: 1_000, maxRetries: 0 });
       const hung = failure(client.pixels.get(3));
       const started = performance.now();
       const others = await Promise.all([1, 2, 4, 5].map((id) => client.pixels.get(id)));
-      expect(since(started)).toBeLessThan(300);
+      expect(since(started)).toBeLessThan(800);
       expect(others.map((p) => p.id)).toEqual([1, 2, 4, 5]);
       expect(await hung).toBeInstanceOf(APIConnectionTimeoutError);
     },
