@@ -142,7 +142,7 @@ export const catalogScenarios: Scenario[] = [
     },
   },
   {
-    name: 'Catalog: items that gained fields, a null version and an unknown license word: parsed',
+    name: 'Catalog: an item that gained fields, with a null version: parsed',
     via: ['socket', 'fetch'],
     within: 1_000,
     async run(rig, via) {
