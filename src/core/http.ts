@@ -1,4 +1,11 @@
-import ky, { HTTPError, type KyInstance, type Options as KyOptions, NetworkError, TimeoutError } from 'ky';
+import ky, {
+  HTTPError,
+  type KyInstance,
+  type Options as KyOptions,
+  NetworkError,
+  type RetryOptions,
+  TimeoutError,
+} from 'ky';
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -13,7 +20,7 @@ import {
 import { createLog, type Log, loggingFetch, redact } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
-import { connectionCode, type Method, retryPolicy, retryReason } from './retry.js';
+import { connectionCode, type Method, retryPolicies, retryReason } from './retry.js';
 import { PARSE_CONTEXT } from './schema.js';
 
 /** Query values; `undefined` ones are left out. */
@@ -47,11 +54,18 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #log: Log;
+  readonly #logAttempts: boolean;
+  readonly #noClientHeaders: boolean;
+  readonly #retryPolicy: (method: Method, limit: number) => RetryOptions;
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
     this.#api = api;
     this.#log = createLog(options.logger, options.logLevel, options.apiKey);
+    this.#retryPolicy = retryPolicies(api.retryMethods);
+    this.#logAttempts = options.logLevel === 'info' || options.logLevel === 'debug';
+    this.#noClientHeaders = Object.keys(options.headers).length === 0;
+    // Whatever is the same for every call is set once here, not merged in on each call (bench/RESULTS.md).
     this.#ky = ky.create({
       prefix: `${options.apiRoot}/`,
       headers: {
@@ -61,6 +75,16 @@ export class HttpClient {
       },
       // Keep error bodies as raw text: ky would drop a truncated JSON body, and we must keep it.
       parseJson: (text) => text,
+      timeout: options.timeout,
+      ...(options.totalTimeout === undefined ? {} : { totalTimeout: options.totalTimeout }),
+      // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
+      redirect: 'manual',
+      // Looked up on each call, so a fetch replaced after construction (a test double) is still the one used.
+      fetch: (input, init) =>
+        (options.fetch ?? globalThis.fetch)(
+          input instanceof Request ? input : new Request(input, init),
+          init,
+        ),
     });
   }
 
@@ -100,7 +124,8 @@ export class HttpClient {
     let response: Response;
     let text: string;
     try {
-      const pending = this.#ky(path, this.#kyOptions(method, path, call, options));
+      const [input, kyOptions] = this.#kyOptions(method, path, call, options);
+      const pending = this.#ky(input, kyOptions);
       text = await pending.text();
       response = await pending;
     } catch (error) {
@@ -117,7 +142,8 @@ export class HttpClient {
     return { data: parsed.data, response };
   }
 
-  #kyOptions(method: Method, path: string, call: Call, options: RequestOptions): KyOptions {
+  /** The input (path and query) and the options that differ from the instance's, for one call. */
+  #kyOptions(method: Method, path: string, call: Call, options: RequestOptions): [string, KyOptions] {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) query.append(key, String(value));
@@ -130,19 +156,23 @@ export class HttpClient {
       else body = { ...body, [credentials.name]: this.#options.apiKey };
     }
     const limit = retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries');
-    const total = options.totalTimeout ?? this.#options.totalTimeout;
-    return {
+    const search = query.toString();
+    const kyOptions: KyOptions = {
       method,
-      searchParams: query,
       ...(body === undefined ? {} : this.#encode(body)),
-      headers: { ...this.#options.headers, ...options.headers },
-      timeout: positive(options.timeout ?? this.#options.timeout, 'timeout'),
-      ...(total === undefined ? {} : { totalTimeout: positive(total, 'totalTimeout') }),
+      ...(options.headers === undefined && this.#noClientHeaders
+        ? {}
+        : { headers: { ...this.#options.headers, ...options.headers } }),
+      ...(options.timeout === undefined ? {} : { timeout: positive(options.timeout, 'timeout') }),
+      ...(options.totalTimeout === undefined
+        ? {}
+        : { totalTimeout: positive(options.totalTimeout, 'totalTimeout') }),
       ...(options.signal ? { signal: options.signal } : {}),
-      // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
-      redirect: 'manual',
-      fetch: loggingFetch(this.#options.fetch ?? globalThis.fetch, this.#log),
-      retry: retryPolicy(method, this.#api.retryMethods, limit),
+      // One attempt line per try, numbered per call: only when info lines are logged at all.
+      ...(this.#logAttempts
+        ? { fetch: loggingFetch(this.#options.fetch ?? globalThis.fetch, this.#log) }
+        : {}),
+      retry: this.#retryPolicy(method, limit),
       hooks: {
         beforeRetry: [
           ({ error, retryCount: n }) => {
@@ -151,6 +181,8 @@ export class HttpClient {
         ],
       },
     };
+    // The query goes in the input: ky's searchParams option would build the Request twice.
+    return [search === '' ? path : `${path}?${search}`, kyOptions];
   }
 
   #encode(body: Body): KyOptions {

@@ -58,6 +58,19 @@ export function retryPolicy(
   };
 }
 
+/** `retryPolicy` for one API, each method and limit built once: ky normalizes the object on every call. */
+export function retryPolicies(
+  idempotent: readonly Lowercase<Method>[],
+): (method: Method, limit: number) => RetryOptions {
+  const built = new Map<string, RetryOptions>();
+  return (method, limit) => {
+    const key = `${method} ${limit}`;
+    const policy = built.get(key) ?? retryPolicy(method, idempotent, limit);
+    built.set(key, policy);
+    return policy;
+  };
+}
+
 /** A short reason for a retry log line: the status, the connection code, or "a timeout". */
 export function retryReason(error: Error): string {
   if (error instanceof HTTPError) return `HTTP ${error.response.status}`;
