@@ -86,9 +86,13 @@ const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'
 
 /** Reads the environment where there is one (Node, Bun, Deno); edge runtimes have none. */
 function env(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-    name
-  ];
+  let value: string | undefined;
+  try {
+    value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  } catch {
+    // Deno without --allow-env throws on reading a variable: treat it as unset.
+    return undefined;
+  }
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
@@ -121,13 +125,14 @@ export function resolveOptions(
     );
   }
   const url = (options[kind.urlOption] as string | undefined) ?? env(kind.urlEnv);
-  const logLevel = options.logLevel ?? (env('CONTENT_PLATFORM_LOG') as LogLevel | undefined) ?? 'warn';
-  if (!LOG_LEVELS.includes(logLevel)) {
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new InvalidParamsError(
-      `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}.`,
+      `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}.`,
       'logLevel',
     );
   }
+  const logger = options.logger ?? console;
+  const logLevel = options.logLevel ?? envLogLevel(logger);
   return {
     apiKey: apiKey.trim(),
     apiRoot: apiRoot(url, kind, options.allowInsecureHttp === true),
@@ -137,9 +142,24 @@ export function resolveOptions(
     maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
     fetch: options.fetch,
     headers: { ...options.headers },
-    logger: options.logger ?? console,
+    logger,
     logLevel,
   };
+}
+
+/**
+ * `CONTENT_PLATFORM_LOG`, any case. A value that is not a level must not take a running service down, so it
+ * falls back to `'warn'` and says so once on the logger.
+ */
+function envLogLevel(logger: Logger): LogLevel {
+  const raw = env('CONTENT_PLATFORM_LOG');
+  if (raw === undefined) return 'warn';
+  const level = raw.toLowerCase() as LogLevel;
+  if (LOG_LEVELS.includes(level)) return level;
+  logger.warn(
+    `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
+  );
+  return 'warn';
 }
 
 /** Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. */

@@ -77,6 +77,40 @@ describe('resolveOptions', () => {
     expect(resolved.logger).toBe(console);
   });
 
+  it('reads CONTENT_PLATFORM_LOG in any case', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', ' INFO ');
+    expect(resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND).logLevel).toBe(
+      'info',
+    );
+  });
+
+  it('falls back to warn, and says so, when CONTENT_PLATFORM_LOG is not a level', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'verbose');
+    const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
+    expect(
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', logger }, MANAGEMENT_KIND).logLevel,
+    ).toBe('warn');
+    expect(logger.warn).toHaveBeenCalledWith(
+      '[content-platform-sdk] CONTENT_PLATFORM_LOG="verbose" is not one of off, error, warn, info, debug; using warn.',
+    );
+  });
+
+  it('treats an environment it may not read (Deno without --allow-env) as unset', () => {
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('NotCapable: Requires env access');
+        },
+      },
+    );
+    vi.stubGlobal('process', { ...process, env: throwing });
+    expect(resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND)).toMatchObject({
+      logLevel: 'warn',
+      apiRoot: 'https://x.example.com/api/v1',
+    });
+  });
+
   it('reads the log level from CONTENT_PLATFORM_LOG', () => {
     vi.stubEnv('CONTENT_PLATFORM_LOG', 'debug');
     expect(resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND).logLevel).toBe(
