@@ -24,13 +24,6 @@ interface Runtime {
   command: (bin: string, project: Project) => Promise<[string, string[], Record<string, string>]>;
 }
 
-const SDK_ENV = [
-  'CONTENT_PLATFORM_API_KEY',
-  'CONTENT_PLATFORM_BASE_URL',
-  'CONTENT_PLATFORM_SITE_URL',
-  'CONTENT_PLATFORM_LOG',
-];
-
 const nodeRuntime = (version: string): Runtime => ({
   name: `node${version.split('.')[0]}`,
   version,
@@ -62,11 +55,11 @@ const RUNTIMES: readonly Runtime[] = [
     pkg: (os, arch) => (os === 'linux' ? `@deno/linux-${arch}-glibc` : `@deno/darwin-${arch}`),
     bin: 'deno',
     transport: 'http',
-    // Only loopback and the SDK's four variables: a client reads CONTENT_PLATFORM_LOG even when every option
-    // is given, and Deno throws NotCapable on an env read it was not allowed. Deno's cache stays in ours.
+    // Loopback only, and no env permission: the clients, given every option, must not need one. Deno's cache
+    // stays in ours.
     command: async (bin) => [
       bin,
-      ['run', '--no-prompt', '--allow-net=127.0.0.1', `--allow-env=${SDK_ENV.join(',')}`, 'main.mjs'],
+      ['run', '--no-prompt', '--allow-net=127.0.0.1', 'main.mjs'],
       { DENO_DIR: join(cacheDir, 'deno'), DENO_NO_UPDATE_CHECK: '1' },
     ],
   },
