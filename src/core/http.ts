@@ -11,41 +11,33 @@ import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type Answer, decodeAnswer, statusError } from './error-map.js';
 import {
-  APIConnectionError,
   APIConnectionTimeoutError,
   type APIError,
   APIUserAbortError,
   ContentPlatformError,
 } from './errors.js';
-import { createLog, type Log, loggingFetch, redact } from './log.js';
+import { createLog, type Log, loggingFetch } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
-import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
-import { connectionCode, type Method, retryPolicies, retryReason } from './retry.js';
+import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
+import {
+  connectionError,
+  isRedirect,
+  notJsonError,
+  redirectError,
+  validationError,
+} from './response-errors.js';
+import { connectionCode, type Failure, type Method, retryReason, retrySettings } from './retry.js';
 import { PARSE_CONTEXT } from './schema.js';
 
-/** Query values; `undefined` ones are left out. */
-export type Query = Record<string, string | number | boolean | undefined>;
-/** Body fields; `undefined` ones are left out. */
-export type Body = Record<string, string | number | boolean | undefined>;
+export type { Body, Call, Query } from './request.js';
 export type { Method } from './retry.js';
 
 /** What differs between the two APIs at the HTTP level. */
-export interface ApiConfig {
-  /** `bearer`: `Authorization` header. `param`: a named parameter, in the query of a GET, else in the body. */
-  credentials: { kind: 'bearer' } | { kind: 'param'; name: string };
-  /** How bodies are encoded. */
-  body: 'form' | 'json';
+export interface ApiConfig extends Encoding {
   /** Methods safe to retry: a POST only where the API makes it read-only. */
   retryMethods: readonly Lowercase<Method>[];
   /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
   readError(answer: Answer, path: string): APIError | undefined;
-}
-
-/** One request: what to send, beyond method, path and schema. */
-export interface Call {
-  query?: Query | undefined;
-  body?: Body | undefined;
-  options?: RequestOptions | undefined;
 }
 
 /** The only door to the network: builds requests, retries, maps every failure, and validates every body. */
@@ -56,13 +48,12 @@ export class HttpClient {
   readonly #log: Log;
   readonly #logAttempts: boolean;
   readonly #noClientHeaders: boolean;
-  readonly #retryPolicy: (method: Method, limit: number) => RetryOptions;
+  readonly #retryPolicies = new Map<string, RetryOptions>();
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
     this.#api = api;
     this.#log = createLog(options.logger, options.logLevel, options.apiKey);
-    this.#retryPolicy = retryPolicies(api.retryMethods);
     this.#logAttempts = options.logLevel === 'info' || options.logLevel === 'debug';
     this.#noClientHeaders = Object.keys(options.headers).length === 0;
     // Whatever is the same for every call is set once here, not merged in on each call (bench/RESULTS.md).
@@ -79,6 +70,18 @@ export class HttpClient {
       ...(options.totalTimeout === undefined ? {} : { totalTimeout: options.totalTimeout }),
       // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
       redirect: 'manual',
+      hooks: {
+        beforeRetry: [
+          ({ request, options: { retry }, error, retryCount }) => {
+            // The calls' label: method and path below the API root, without the query (it may hold the key).
+            const label = `${request.method} ${request.url.slice(options.apiRoot.length + 1).split('?')[0]}`;
+            this.#log(
+              'warn',
+              `${label}: retry ${retryCount} of ${retry.limit} after ${retryReason(failureOf(error))}`,
+            );
+          },
+        ],
+      },
       // Looked up on each call, so a fetch replaced after construction (a test double) is still the one used.
       fetch: (input, init) =>
         (options.fetch ?? globalThis.fetch)(
@@ -101,11 +104,6 @@ export class HttpClient {
   /** PUT `body` to `path`. */
   put<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
     return this.request('PUT', path, schema, { options, body });
-  }
-
-  /** PATCH `body` to `path`. */
-  patch<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
-    return this.request('PATCH', path, schema, { options, body });
   }
 
   /** DELETE `path`. */
@@ -144,22 +142,11 @@ export class HttpClient {
 
   /** The input (path and query) and the options that differ from the instance's, for one call. */
   #kyOptions(method: Method, path: string, call: Call, options: RequestOptions): [string, KyOptions] {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) query.append(key, String(value));
-    }
-    let body = call.body;
-    const { credentials } = this.#api;
-    // Set last, so no caller-supplied field of the same name can replace or drop the key.
-    if (credentials.kind === 'param') {
-      if (body === undefined) query.set(credentials.name, this.#options.apiKey);
-      else body = { ...body, [credentials.name]: this.#options.apiKey };
-    }
+    const { input, ...body } = outgoing(path, call, this.#api, this.#options.apiKey);
     const limit = retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries');
-    const search = query.toString();
     const kyOptions: KyOptions = {
       method,
-      ...(body === undefined ? {} : this.#encode(body)),
+      ...body,
       ...(options.headers === undefined && this.#noClientHeaders
         ? {}
         : { headers: { ...this.#options.headers, ...options.headers } }),
@@ -172,25 +159,18 @@ export class HttpClient {
       ...(this.#logAttempts
         ? { fetch: loggingFetch(this.#options.fetch ?? globalThis.fetch, this.#log) }
         : {}),
-      retry: this.#retryPolicy(method, limit),
-      hooks: {
-        beforeRetry: [
-          ({ error, retryCount: n }) => {
-            this.#log('warn', `${method} ${path}: retry ${n} of ${limit} after ${retryReason(error)}`);
-          },
-        ],
-      },
+      retry: this.#retry(method, limit),
     };
-    // The query goes in the input: ky's searchParams option would build the Request twice.
-    return [search === '' ? path : `${path}?${search}`, kyOptions];
+    return [input, kyOptions];
   }
 
-  #encode(body: Body): KyOptions {
-    const fields = Object.entries(body).filter(
-      (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
-    );
-    if (this.#api.body === 'json') return { json: Object.fromEntries(fields) };
-    return { body: new URLSearchParams(fields.map(([key, value]) => [key, String(value)])) };
+  /** Retry settings per method and limit, built once: ky normalizes the object on every call. */
+  #retry(method: Method, limit: number): RetryOptions {
+    const key = `${method} ${limit}`;
+    const idempotent = this.#api.retryMethods.includes(method.toLowerCase() as Lowercase<Method>);
+    const policy = this.#retryPolicies.get(key) ?? retrySettings(method, limit, idempotent, failureOf);
+    this.#retryPolicies.set(key, policy);
+    return policy;
   }
 
   #failure(error: unknown, method: Method, path: string, signal: AbortSignal | undefined): Error {
@@ -206,9 +186,15 @@ export class HttpClient {
     if (error instanceof TimeoutError) {
       return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);
     }
-    const cause = error instanceof NetworkError ? error.cause : error;
-    const reason =
-      connectionCode(cause) ?? redact(String((cause as Error)?.message ?? cause), this.#options.apiKey);
-    return new APIConnectionError(`${label} failed: could not reach the server (${reason}).`);
+    return connectionError(label, error instanceof NetworkError ? error.cause : error, this.#options.apiKey);
   }
+}
+
+/** A ky error in the retry rules' terms. */
+function failureOf(error: Error): Failure {
+  if (error instanceof HTTPError)
+    return { kind: 'status', status: error.response.status, headers: error.response.headers };
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  if (error instanceof NetworkError) return { kind: 'network', code: connectionCode(error) };
+  return { kind: 'other', name: error.name };
 }

@@ -1,11 +1,13 @@
 import { type Answer, describeBody } from './error-map.js';
 import {
+  APIConnectionError,
   APIError,
   AuthenticationError,
   type ContentPlatformError,
   ResponseValidationError,
 } from './errors.js';
-import { redactUrl } from './log.js';
+import { redact, redactUrl } from './log.js';
+import { connectionCode } from './retry.js';
 
 const MAX_LISTED_ISSUES = 3;
 
@@ -109,4 +111,10 @@ function safePath(url: string, base?: string): string {
   } catch {
     return '';
   }
+}
+
+/** No answer: names the system code (ECONNREFUSED…) when there is one, else the (key-scrubbed) reason. */
+export function connectionError(label: string, cause: unknown, apiKey: string): APIConnectionError {
+  const reason = connectionCode(cause) ?? redact(String((cause as Error)?.message ?? cause), apiKey);
+  return new APIConnectionError(`${label} failed: could not reach the server (${reason}).`);
 }

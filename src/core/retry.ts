@@ -1,13 +1,24 @@
-import { HTTPError, NetworkError, type RetryOptions, TimeoutError } from 'ky';
 import { retryAfterSeconds } from './error-map.js';
 
 /** HTTP methods the APIs use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What went wrong with one attempt, in the terms the retry rules need (no transport types). */
+export type Failure =
+  | { kind: 'status'; status: number; headers: Headers }
+  | { kind: 'network'; code: string | undefined }
+  | { kind: 'timeout' }
+  | { kind: 'other'; name: string };
+
 /** Longest server-requested wait we sleep through; a longer one is thrown as RateLimitError instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-const RETRY_STATUSES = [408, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
+/** Statuses worth another attempt: a timeout, a rate limit, any server error. */
+export const RETRY_STATUSES: readonly number[] = [
+  408,
+  429,
+  ...Array.from({ length: 100 }, (_, i) => 500 + i),
+];
 
 // Codes that prove the request never left this machine: retrying cannot duplicate anything.
 const NOTHING_SENT = new Set([
@@ -31,49 +42,56 @@ export function connectionCode(error: unknown): string | undefined {
 }
 
 /**
- * ky retry options for one call. Idempotent methods retry on connection errors, timeouts, 408, 429 and
- * 5xx. Any other method (a create) retries only when the connection was refused before anything was sent.
+ * Whether to try again. An idempotent call follows the transport's rules (connection errors, timeouts and
+ * RETRY_STATUSES, honouring Retry-After: `undefined`) except for a wait beyond the cap. Any other call (a
+ * create) is retried only when the connection was refused before anything was sent.
  */
-export function retryPolicy(
+export function shouldRetry(failure: Failure, idempotent: boolean): boolean | undefined {
+  if (!idempotent) return failure.kind === 'network' && NOTHING_SENT.has(failure.code ?? '');
+  if (failure.kind !== 'status') return undefined;
+  const wait = retryAfterSeconds(failure.headers);
+  return wait !== undefined && wait * 1000 > MAX_RETRY_AFTER_MS ? false : undefined;
+}
+
+/** A short reason for a retry log line: the status, the connection code, or "a timeout". */
+export function retryReason(failure: Failure): string {
+  if (failure.kind === 'status') return `HTTP ${failure.status}`;
+  if (failure.kind === 'timeout') return 'a timeout';
+  return `a connection error (${failure.kind === 'network' ? (failure.code ?? 'NetworkError') : failure.name})`;
+}
+
+/** The transport's retry settings for one method and limit, in ky's shape (no ky import needed here). */
+export interface RetrySettings {
+  limit: number;
+  methods: string[];
+  statusCodes: number[];
+  afterStatusCodes: number[];
+  retryOnTimeout: boolean;
+  jitter: boolean;
+  backoffLimit: number;
+  maxRetryAfter: number;
+  shouldRetry: (state: { error: Error }) => boolean | undefined;
+}
+
+/**
+ * Retry settings for `method`: exponential backoff with full jitter (capped at 8 s), Retry-After and
+ * X-RateLimit-Reset honoured on 429 and 503, and `shouldRetry` on top. `classify` reads a transport error.
+ */
+export function retrySettings(
   method: Method,
-  idempotent: readonly Lowercase<Method>[],
   limit: number,
-): RetryOptions {
-  const safe = idempotent.includes(method.toLowerCase() as Lowercase<Method>);
+  idempotent: boolean,
+  classify: (error: Error) => Failure,
+): RetrySettings {
   return {
     limit,
     methods: [method.toLowerCase()],
-    statusCodes: RETRY_STATUSES,
+    statusCodes: [...RETRY_STATUSES],
     afterStatusCodes: [429, 503],
     retryOnTimeout: true,
     jitter: true,
     backoffLimit: 8_000,
     maxRetryAfter: MAX_RETRY_AFTER_MS,
-    shouldRetry: ({ error }) => {
-      if (!safe) return error instanceof NetworkError && NOTHING_SENT.has(connectionCode(error) ?? '');
-      if (!(error instanceof HTTPError)) return undefined;
-      const wait = retryAfterSeconds(error.response.headers);
-      return wait !== undefined && wait * 1000 > MAX_RETRY_AFTER_MS ? false : undefined;
-    },
+    shouldRetry: ({ error }) => shouldRetry(classify(error), idempotent),
   };
-}
-
-/** `retryPolicy` for one API, each method and limit built once: ky normalizes the object on every call. */
-export function retryPolicies(
-  idempotent: readonly Lowercase<Method>[],
-): (method: Method, limit: number) => RetryOptions {
-  const built = new Map<string, RetryOptions>();
-  return (method, limit) => {
-    const key = `${method} ${limit}`;
-    const policy = built.get(key) ?? retryPolicy(method, idempotent, limit);
-    built.set(key, policy);
-    return policy;
-  };
-}
-
-/** A short reason for a retry log line: the status, the connection code, or "a timeout". */
-export function retryReason(error: Error): string {
-  if (error instanceof HTTPError) return `HTTP ${error.response.status}`;
-  if (error instanceof TimeoutError) return 'a timeout';
-  return `a connection error (${connectionCode(error) ?? error.name})`;
 }

@@ -86,7 +86,9 @@ describe('HttpClient requests', () => {
     );
     const client = bearerClient();
     await expect(client.put('pixels/3', Anything, { name: 'x' })).resolves.toEqual({ m: 'put' });
-    await expect(client.patch('pixels/3', Anything, { name: 'y' })).resolves.toEqual({ m: 'patch' });
+    await expect(client.request('PATCH', 'pixels/3', Anything, { body: { name: 'y' } })).resolves.toEqual({
+      m: 'patch',
+    });
     await expect(client.delete('pixels/3', Anything)).resolves.toEqual({ m: 'delete' });
     expect(msw.captured.map((r) => [r.method, r.body])).toEqual([
       ['PUT', 'name=x'],

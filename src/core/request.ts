@@ -1,0 +1,51 @@
+import type { RequestOptions } from './options.js';
+
+/** Query values; `undefined` ones are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+/** Body fields; `undefined` ones are left out. */
+export type Body = Record<string, string | number | boolean | undefined>;
+
+/** One request: what to send, beyond method, path and schema. */
+export interface Call {
+  query?: Query | undefined;
+  body?: Body | undefined;
+  options?: RequestOptions | undefined;
+}
+
+/** How an API authenticates and encodes bodies. */
+export interface Encoding {
+  /** `bearer`: `Authorization` header. `param`: a named parameter, in the query of a GET, else in the body. */
+  credentials: { kind: 'bearer' } | { kind: 'param'; name: string };
+  /** How bodies are encoded. */
+  body: 'form' | 'json';
+}
+
+/** The call-specific parts of a request: the input (path and query) and the body, if any. */
+export interface Outgoing {
+  input: string;
+  body?: URLSearchParams;
+  json?: Record<string, string | number | boolean>;
+}
+
+/** Builds the path-and-query input and the encoded body of one call. */
+export function outgoing(path: string, call: Call, encoding: Encoding, apiKey: string): Outgoing {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(call.query ?? {})) {
+    if (value !== undefined) query.append(key, String(value));
+  }
+  let body = call.body;
+  // Set last, so no caller-supplied field of the same name can replace or drop the key.
+  if (encoding.credentials.kind === 'param') {
+    if (body === undefined) query.set(encoding.credentials.name, apiKey);
+    else body = { ...body, [encoding.credentials.name]: apiKey };
+  }
+  const search = query.toString();
+  // The query goes in the input: ky's searchParams option would build the Request twice.
+  const input = search === '' ? path : `${path}?${search}`;
+  if (body === undefined) return { input };
+  const fields = Object.entries(body).filter(
+    (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
+  );
+  if (encoding.body === 'json') return { input, json: Object.fromEntries(fields) };
+  return { input, body: new URLSearchParams(fields.map(([key, value]) => [key, String(value)])) };
+}
