@@ -11,10 +11,12 @@ import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type Answer, decodeAnswer, statusError } from './error-map.js';
 import {
+  APIConnectionError,
   APIConnectionTimeoutError,
   type APIError,
   APIUserAbortError,
   ContentPlatformError,
+  InternalServerError,
 } from './errors.js';
 import { createLog, type Log, loggingFetch } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
@@ -127,7 +129,11 @@ export class HttpClient {
       text = await pending.text();
       response = await pending;
     } catch (error) {
-      throw this.#failure(error, method, path, options.signal);
+      const failure = this.#failure(error, method, path, options.signal);
+      // A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's.
+      if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
+        this.#log('error', failure.message);
+      throw failure;
     }
     const answer = decodeAnswer(response, text, label);
     const envelopeError = this.#api.readError(answer, path);

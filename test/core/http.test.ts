@@ -616,6 +616,32 @@ describe('HttpClient logging', () => {
     );
   });
 
+  it('logs a call that failed for good with a server fault or no answer at error, and a 4xx not at all', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ message: 'boom' }, { status: 500 })),
+      http.get(`${ROOT}/pixels/2`, () => HttpResponse.error()),
+      http.get(`${ROOT}/pixels/3`, () =>
+        HttpResponse.json({ message: 'Resource not found.' }, { status: 404 }),
+      ),
+    );
+    const lines: string[] = [];
+    const logger = {
+      error: (line: string) => lines.push(line),
+      warn: vi.fn(),
+      info: vi.fn(),
+      debug: vi.fn(),
+    };
+    const client = bearerClient({ logger, logLevel: 'error' });
+    await failure(client.get('pixels/1', Anything));
+    await failure(client.get('pixels/2', Anything));
+    await failure(client.get('pixels/3', Anything));
+    expect(lines).toEqual([
+      '[content-platform-sdk] GET pixels/1 failed with 500 Internal Server Error: unexpected JSON body: {"message":"boom"}',
+      expect.stringMatching(/^\[content-platform-sdk\] GET pixels\/2 failed: could not reach the server \(/),
+    ]);
+    expect(logger.warn).not.toHaveBeenCalled();
+  });
+
   it('stays silent below the level', async () => {
     msw.use(http.get(`${SITE}/items/all`, () => HttpResponse.json({ ok: 1 })));
     const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
