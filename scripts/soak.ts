@@ -20,6 +20,8 @@ import {
   ManagementClient,
   RateLimitError,
 } from '../src/index.js';
+// The reference server's own PRNG: the same seed gives the same run.
+import { prng } from '../src/testing/faults.js';
 import {
   createReferenceServer,
   type FetchHandler,
@@ -34,18 +36,6 @@ const SEED = Number(process.env.SOAK_SEED ?? 42);
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
-// mulberry32, the reference server's own PRNG: the same seed gives the same run.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'status-500' | 'status-503' | 'status-429' | 'reset' | 'lose-response';
 const FAULTS: Record<Kind, ScriptedFault> = {

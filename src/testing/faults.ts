@@ -55,8 +55,8 @@ export function failureResponse(status: number): Response {
   return json({ message: FAILURE_BODIES[status] ?? 'Server Error' }, status, 'spec');
 }
 
-// mulberry32: tiny, seedable and good enough for test jitter.
-function prng(seed: number): () => number {
+/** mulberry32: a tiny seedable PRNG, good enough for test jitter; the same seed gives the same sequence. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
