@@ -28,7 +28,7 @@ export function bearerClient(
 ) {
   return new HttpClient(
     resolveOptions(
-      { apiKey: SECRET, baseUrl: 'https://links.example.com', maxRetries: 0, ...options },
+      { apiKey: SECRET, baseUrl: 'https://links.example.com', maxRetries: 0, logLevel: 'off', ...options },
       MANAGEMENT_KIND,
     ),
     {
@@ -45,7 +45,7 @@ export function bearerClient(
 export function paramClient(options: ClientOptions & { siteUrl?: string } = {}) {
   return new HttpClient(
     resolveOptions(
-      { apiKey: SECRET, siteUrl: 'https://market.example.com', maxRetries: 0, ...options },
+      { apiKey: SECRET, siteUrl: 'https://market.example.com', maxRetries: 0, logLevel: 'off', ...options },
       CATALOG_KIND,
     ),
     {
