@@ -457,7 +457,9 @@ describe('HttpClient retries', () => {
       info: vi.fn(),
       debug: vi.fn(),
     };
-    await expect(bearerClient({ fetch, maxRetries: 2, logger, logLevel: 'warn' }).get('pixels/1', Anything)).resolves.toEqual({
+    await expect(
+      bearerClient({ fetch, maxRetries: 2, logger, logLevel: 'warn' }).get('pixels/1', Anything),
+    ).resolves.toEqual({
       ok: true,
     });
     expect(warnings).toEqual([
