@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { object } from '../core/schema.js';
 import { catalogStatus } from './arabic.js';
 
 // Tolerant in, exact out: each schema accepts every shape the spec or the real server (REAL-SERVERS.md)
@@ -75,20 +74,20 @@ const SocialLinks = z.pipe(
 const mediaShared = { thumbnail: z.string(), screenshots: z.array(z.string()) };
 
 /** Media of an audio item: `preview_audio`, no `preview_image` and no `preview_video`. */
-export const AudioMediaSchema = object({
+export const AudioMediaSchema = z.object({
   kind: z.literal('audio'),
   ...mediaShared,
   preview_audio: z.string(),
 });
 /** Media of a video item: `preview_video`, and `preview_image` when the server sends it. */
-export const VideoMediaSchema = object({
+export const VideoMediaSchema = z.object({
   kind: z.literal('video'),
   ...mediaShared,
   preview_image: z.optional(z.string()),
   preview_video: z.string(),
 });
 /** Media of any other item: `preview_image` when the server sends it. */
-export const ImageMediaSchema = object({
+export const ImageMediaSchema = z.object({
   kind: z.literal('image'),
   ...mediaShared,
   preview_image: z.optional(z.string()),
@@ -107,7 +106,7 @@ export type ItemMedia = AudioMedia | VideoMedia | ImageMedia;
  * `media`, with a derived `kind`: `'audio'` when it has `preview_audio`, `'video'` when it has
  * `preview_video`, else `'image'`. `screenshots` is always an array (empty when null or absent).
  */
-const MediaInput = object({
+const MediaInput = z.object({
   thumbnail: z.string(),
   preview_image: z.nullish(z.string()),
   preview_video: z.nullish(z.string()),
@@ -130,7 +129,7 @@ const Media = z.pipe(
 );
 
 /** An item (spec §2), as every server variant is normalised. */
-export const ItemSchema = object({
+export const ItemSchema = z.object({
   id: Int,
   name: z.string(),
   /** HTML. */
@@ -142,7 +141,7 @@ export const ItemSchema = object({
   demo_link: nullableString,
   tags: Tags,
   media: Media,
-  price: object({ regular: Money, extended: Money }),
+  price: z.object({ regular: Money, extended: Money }),
   currency: z.string(),
   published_at: z.string(),
 });
@@ -159,19 +158,19 @@ function orEmpty<T extends z.ZodMiniType>(schema: T) {
 }
 
 /** The account that owns the API key (spec §2). Fields the spec does not promise read as `null` when missing. */
-export const AccountSchema = object({
-  name: orEmpty(object({ firstname: nullableString, lastname: nullableString, full_name: nullableString })),
+export const AccountSchema = z.object({
+  name: orEmpty(z.object({ firstname: nullableString, lastname: nullableString, full_name: nullableString })),
   username: z.string(),
   email: z.string(),
   balance: Money,
   currency: z.string(),
   profile: orEmpty(
-    object({
+    z.object({
       heading: nullableString,
       description: nullableString,
-      contact: orEmpty(object({ email: nullableString })),
+      contact: orEmpty(z.object({ email: nullableString })),
       social_links: SocialLinks,
-      media: orEmpty(object({ avatar: nullableString, cover: nullableString })),
+      media: orEmpty(z.object({ avatar: nullableString, cover: nullableString })),
     }),
   ),
   registered_at: nullableString,
@@ -181,7 +180,7 @@ export const AccountSchema = object({
 export type Account = z.infer<typeof AccountSchema>;
 
 /** A validated purchase (spec §2). `supported_until` is absent when support is off (null reads as absent). */
-const PurchaseFields = object({
+const PurchaseFields = z.object({
   purchase_code: z.string(),
   license_type: z.string(),
   price: Money,
@@ -220,30 +219,30 @@ const SuccessStatus = z.unknown().check(
 );
 
 /** `{ status, data }` → the Account. */
-const AccountEnvelope = object({ status: SuccessStatus, data: AccountSchema });
+const AccountEnvelope = z.object({ status: SuccessStatus, data: AccountSchema });
 export const AccountEnvelopeSchema = z.pipe(
   AccountEnvelope,
   z.transform((envelope: z.output<typeof AccountEnvelope>) => envelope.data),
 );
 
 /** `{ status, items }` → the Item list (an index-keyed object is accepted too). */
-const ItemsEnvelope = object({ status: SuccessStatus, items: indexedList(ItemSchema) });
+const ItemsEnvelope = z.object({ status: SuccessStatus, items: indexedList(ItemSchema) });
 export const ItemsEnvelopeSchema = z.pipe(
   ItemsEnvelope,
   z.transform((envelope: z.output<typeof ItemsEnvelope>) => envelope.items),
 );
 
 /** `{ status, item }` → the Item. */
-const ItemEnvelope = object({ status: SuccessStatus, item: ItemSchema });
+const ItemEnvelope = z.object({ status: SuccessStatus, item: ItemSchema });
 export const ItemEnvelopeSchema = z.pipe(
   ItemEnvelope,
   z.transform((envelope: z.output<typeof ItemEnvelope>) => envelope.item),
 );
 
 /** `{ status, data: { purchase } }` (spec) or `{ status, item }` (the real server's code) → the Purchase. */
-const PurchaseEnvelope = object({
+const PurchaseEnvelope = z.object({
   status: SuccessStatus,
-  data: z.optional(object({ purchase: PurchaseSchema })),
+  data: z.optional(z.object({ purchase: PurchaseSchema })),
   item: z.optional(PurchaseSchema),
 });
 export const PurchaseEnvelopeSchema = z.pipe(

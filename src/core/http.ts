@@ -1,11 +1,3 @@
-import ky, {
-  HTTPError,
-  type KyInstance,
-  type Options as KyOptions,
-  NetworkError,
-  type RetryOptions,
-  TimeoutError,
-} from 'ky';
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -28,8 +20,9 @@ import {
   redirectError,
   validationError,
 } from './response-errors.js';
-import { connectionCode, type Failure, type Method, retryReason, retrySettings } from './retry.js';
-import { PARSE_CONTEXT } from './schema.js';
+import { type Method, retryReason } from './retry.js';
+import { compiled, PARSE_CONTEXT } from './schema.js';
+import { type Answered, type Exchange, exchange, NoAnswer, type Send } from './transport.js';
 
 export type { Body, Call, Query } from './request.js';
 export type { Method } from './retry.js';
@@ -44,13 +37,14 @@ export interface ApiConfig extends Encoding {
 
 /** The only door to the network: builds requests, retries, maps every failure, and validates every body. */
 export class HttpClient {
-  readonly #ky: KyInstance;
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #log: Log;
   readonly #logAttempts: boolean;
   readonly #noClientHeaders: boolean;
-  readonly #retryPolicies = new Map<string, RetryOptions>();
+  // The same for every call, so built once: a call without extra headers sends these objects as they are.
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
@@ -58,39 +52,12 @@ export class HttpClient {
     this.#log = createLog(options.logger, options.logLevel, options.apiKey);
     this.#logAttempts = options.logLevel === 'info' || options.logLevel === 'debug';
     this.#noClientHeaders = Object.keys(options.headers).length === 0;
-    // Whatever is the same for every call is set once here, not merged in on each call (bench/RESULTS.md).
-    this.#ky = ky.create({
-      prefix: `${options.apiRoot}/`,
-      headers: {
-        accept: 'application/json',
-        'user-agent': `content-platform-sdk/${VERSION}`,
-        ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
-      },
-      // Keep error bodies as raw text: ky would drop a truncated JSON body, and we must keep it.
-      parseJson: (text) => text,
-      timeout: options.timeout,
-      ...(options.totalTimeout === undefined ? {} : { totalTimeout: options.totalTimeout }),
-      // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
-      redirect: 'manual',
-      hooks: {
-        beforeRetry: [
-          ({ request, options: { retry }, error, retryCount }) => {
-            // The calls' label: method and path below the API root, without the query (it may hold the key).
-            const label = `${request.method} ${request.url.slice(options.apiRoot.length + 1).split('?')[0]}`;
-            this.#log(
-              'warn',
-              `${label}: retry ${retryCount} of ${retry.limit} after ${retryReason(failureOf(error))}`,
-            );
-          },
-        ],
-      },
-      // Looked up on each call, so a fetch replaced after construction (a test double) is still the one used.
-      fetch: (input, init) =>
-        (options.fetch ?? globalThis.fetch)(
-          input instanceof Request ? input : new Request(input, init),
-          init,
-        ),
+    this.#headers = Object.freeze({
+      accept: 'application/json',
+      'user-agent': `content-platform-sdk/${VERSION}`,
+      ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
     });
+    this.#jsonHeaders = Object.freeze({ ...this.#headers, 'content-type': 'application/json' });
   }
 
   /** GET `path` (relative to the API root), with an optional query; resolves to the body parsed by `schema`. */
@@ -121,86 +88,95 @@ export class HttpClient {
   async #send<T>(method: Method, path: string, schema: ZodType<T>, call: Call): Promise<WithResponse<T>> {
     const options = call.options ?? {};
     const label = `${method} ${path}`;
-    let response: Response;
-    let text: string;
+    const onRetry = (failure: NoAnswer['failure'], retry: number, retries: number) =>
+      this.#log('warn', `${label}: retry ${retry} of ${retries} after ${retryReason(failure)}`);
+    let answered: Answered;
     try {
-      const [input, kyOptions] = this.#kyOptions(method, path, call, options);
-      const pending = this.#ky(input, kyOptions);
-      text = await pending.text();
-      response = await pending;
+      answered = await exchange(this.#exchange(method, path, call, options), this.#sender(), onRetry);
     } catch (error) {
-      const failure = this.#failure(error, method, path, options.signal);
-      // A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's.
-      if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
-        this.#log('error', failure.message);
-      throw failure;
+      throw this.#logged(this.#failure(error, label, options.signal));
     }
+    const { response, text } = answered;
+    if (!response.ok) throw this.#logged(this.#statusFailure(response, text, label, path));
     const answer = decodeAnswer(response, text, label);
     const envelopeError = this.#api.readError(answer, path);
     if (envelopeError) throw envelopeError;
     // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
     const scrubbed = () => decodeAnswer(response, text, label, this.#options.apiKey);
     if (!answer.isJson) throw notJsonError(scrubbed(), response);
-    const parsed = safeParse(schema, answer.body, PARSE_CONTEXT);
+    const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
     if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
     return { data: parsed.data, response };
   }
 
-  /** The input (path and query) and the options that differ from the instance's, for one call. */
-  #kyOptions(method: Method, path: string, call: Call, options: RequestOptions): [string, KyOptions] {
-    const { input, ...body } = outgoing(path, call, this.#api, this.#options.apiKey);
-    const limit = retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries');
-    const kyOptions: KyOptions = {
-      method,
-      ...body,
-      ...(options.headers === undefined && this.#noClientHeaders
-        ? {}
-        : { headers: { ...this.#options.headers, ...options.headers } }),
-      ...(options.timeout === undefined ? {} : { timeout: positive(options.timeout, 'timeout') }),
-      ...(options.totalTimeout === undefined
-        ? {}
-        : { totalTimeout: positive(options.totalTimeout, 'totalTimeout') }),
-      ...(options.signal ? { signal: options.signal } : {}),
-      // One attempt line per try, numbered per call: only when info lines are logged at all.
-      ...(this.#logAttempts
-        ? { fetch: loggingFetch(this.#options.fetch ?? globalThis.fetch, this.#log) }
-        : {}),
-      retry: this.#retry(method, limit),
-    };
-    return [input, kyOptions];
-  }
-
-  /** Retry settings per method and limit, built once: ky normalizes the object on every call. */
-  #retry(method: Method, limit: number): RetryOptions {
-    const key = `${method} ${limit}`;
+  /** Everything one call sends, with the options that differ from the client's for this call. */
+  #exchange(method: Method, path: string, call: Call, options: RequestOptions): Exchange {
+    const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
     const idempotent = this.#api.retryMethods.includes(method.toLowerCase() as Lowercase<Method>);
-    const policy = this.#retryPolicies.get(key) ?? retrySettings(method, limit, idempotent, failureOf);
-    this.#retryPolicies.set(key, policy);
-    return policy;
+    return {
+      url: `${this.#options.apiRoot}/${input}`,
+      init: {
+        method,
+        headers: this.#headersFor(options, json !== undefined),
+        body: json === undefined ? (body ?? null) : JSON.stringify(json),
+        // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
+        redirect: 'manual',
+      },
+      idempotent,
+      retries: retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries'),
+      timeout: options.timeout === undefined ? this.#options.timeout : positive(options.timeout, 'timeout'),
+      totalTimeout:
+        options.totalTimeout === undefined
+          ? this.#options.totalTimeout
+          : positive(options.totalTimeout, 'totalTimeout'),
+      signal: options.signal,
+    };
   }
 
-  #failure(error: unknown, method: Method, path: string, signal: AbortSignal | undefined): Error {
-    const label = `${method} ${path}`;
+  /** The client's headers, then the client's extra ones, then the call's (later ones win, in any case). */
+  #headersFor(options: RequestOptions, json: boolean): HeadersInit {
+    const base = json ? this.#jsonHeaders : this.#headers;
+    if (options.headers === undefined && this.#noClientHeaders) return base;
+    const headers = new Headers(this.#headers);
+    for (const [name, value] of Object.entries({ ...this.#options.headers, ...options.headers }))
+      headers.set(name, value);
+    if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    return headers;
+  }
+
+  /**
+   * How an attempt is sent. Looked up on each call, so a fetch replaced after construction (msw) is the one
+   * used. A custom fetch gets a Request, as `FetchLike` promises; one line per attempt at `info` and below.
+   */
+  #sender(): Send {
+    const custom = this.#options.fetch;
+    if (this.#logAttempts) return loggingFetch(custom ?? ((request) => globalThis.fetch(request)), this.#log);
+    return custom
+      ? (url, init) => custom(new Request(url, init))
+      : (url, init) => globalThis.fetch(url, init);
+  }
+
+  /** A non-2xx answer: a redirect, the API's own error envelope, or the status class. */
+  #statusFailure(response: Response, text: string, label: string, path: string): APIError {
+    const answer = decodeAnswer(response, text, label, this.#options.apiKey);
+    if (isRedirect(response)) return redirectError(answer, response);
+    return this.#api.readError(answer, path) ?? statusError(answer);
+  }
+
+  /** A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's. */
+  #logged(failure: Error): Error {
+    if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
+      this.#log('error', failure.message);
+    return failure;
+  }
+
+  /** A call that got no answer (or was refused before sending), as one of our errors. */
+  #failure(error: unknown, label: string, signal: AbortSignal | undefined): Error {
     if (error instanceof ContentPlatformError) return error;
     if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
-    if (error instanceof HTTPError) {
-      const text = typeof error.data === 'string' ? error.data : '';
-      const answer = decodeAnswer(error.response, text, label, this.#options.apiKey);
-      if (isRedirect(error.response)) return redirectError(answer, error.response);
-      return this.#api.readError(answer, path) ?? statusError(answer);
-    }
-    if (error instanceof TimeoutError) {
+    if (error instanceof NoAnswer && error.failure.kind === 'timeout') {
       return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);
     }
-    return connectionError(label, error instanceof NetworkError ? error.cause : error, this.#options.apiKey);
+    return connectionError(label, error instanceof NoAnswer ? error.cause : error, this.#options.apiKey);
   }
-}
-
-/** A ky error in the retry rules' terms. */
-function failureOf(error: Error): Failure {
-  if (error instanceof HTTPError)
-    return { kind: 'status', status: error.response.status, headers: error.response.headers };
-  if (error instanceof TimeoutError) return { kind: 'timeout' };
-  if (error instanceof NetworkError) return { kind: 'network', code: connectionCode(error) };
-  return { kind: 'other', name: error.name };
 }

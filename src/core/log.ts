@@ -37,15 +37,15 @@ export function redactUrl(url: string): string {
 
 /**
  * Wraps a fetch to log one line per attempt: method, redacted URL, status or failure, duration, retry number.
- * ky always passes a Request; a plain URL is turned into one so a user's Request-only fetch works regardless.
+ * Each attempt is sent to `fetchImpl` as a Request, which the debug line reads its headers and body from.
  */
 export function loggingFetch(
-  fetchImpl: (input: Request, init?: RequestInit) => Promise<Response>,
+  fetchImpl: (input: Request) => Promise<Response>,
   log: Log,
-): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
+): (url: string, init: RequestInit) => Promise<Response> {
   let attempt = 0;
-  return async (request, init) => {
-    const input = request instanceof Request ? request : new Request(request, init);
+  return async (url, init) => {
+    const input = new Request(url, init);
     attempt += 1;
     const started = performance.now();
     const line = `${input.method} ${redactUrl(input.url)}`;
@@ -53,7 +53,7 @@ export function loggingFetch(
     // Reading a clone of the body costs a copy: only at debug level.
     if (log.verbose) log('debug', `${line} request ${headerText(input.headers)}${await bodyText(input)}`);
     try {
-      const response = await fetchImpl(input, init);
+      const response = await fetchImpl(input);
       log('info', `${line} → ${response.status} in ${Math.round(performance.now() - started)} ms${retry}`);
       if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`);
       return response;

@@ -40,7 +40,7 @@ export function outgoing(path: string, call: Call, encoding: Encoding, apiKey: s
     else body = { ...body, [encoding.credentials.name]: apiKey };
   }
   const search = query.toString();
-  // The query goes in the input: ky's searchParams option would build the Request twice.
+  // The query goes in the URL string itself: one string, built once, re-sent as is by each retry.
   const input = search === '' ? path : `${path}?${search}`;
   if (body === undefined) return { input };
   const fields = Object.entries(body).filter(

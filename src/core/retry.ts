@@ -41,16 +41,36 @@ export function connectionCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** First backoff step; each retry doubles it, up to BACKOFF_CAP_MS. */
+export const BACKOFF_BASE_MS = 300;
+/** Longest backoff between two attempts, before jitter. */
+export const BACKOFF_CAP_MS = 8_000;
+
 /**
- * Whether to try again. An idempotent call follows the transport's rules (connection errors, timeouts and
- * RETRY_STATUSES, honouring Retry-After: `undefined`) except for a wait beyond the cap. Any other call (a
- * create) is retried only when the connection was refused before anything was sent.
+ * How long to wait before retry number `retry` (1 for the first), or `undefined` not to retry.
+ *
+ * An idempotent call is retried after a connection error, a timeout or a status in RETRY_STATUSES. A 429 or
+ * 503 that says how long to wait (Retry-After, X-RateLimit-Reset) is retried after exactly that wait, unless
+ * it is beyond MAX_RETRY_AFTER_MS; otherwise the wait is exponential backoff with full jitter. Any other call
+ * (a create) is retried only when the connection was refused before anything was sent. `random` is
+ * `Math.random` unless a test pins it.
  */
-export function shouldRetry(failure: Failure, idempotent: boolean): boolean | undefined {
-  if (!idempotent) return failure.kind === 'network' && NOTHING_SENT.has(failure.code ?? '');
-  if (failure.kind !== 'status') return undefined;
-  const wait = retryAfterSeconds(failure.headers);
-  return wait !== undefined && wait * 1000 > MAX_RETRY_AFTER_MS ? false : undefined;
+export function retryDelay(
+  failure: Failure,
+  retry: number,
+  idempotent: boolean,
+  random: () => number = Math.random,
+): number | undefined {
+  const backoff = random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
+  if (!idempotent)
+    return failure.kind === 'network' && NOTHING_SENT.has(failure.code ?? '') ? backoff : undefined;
+  if (failure.kind === 'other') return undefined;
+  if (failure.kind !== 'status') return backoff;
+  if (!RETRY_STATUSES.includes(failure.status)) return undefined;
+  const wait =
+    failure.status === 429 || failure.status === 503 ? retryAfterSeconds(failure.headers) : undefined;
+  if (wait === undefined) return backoff;
+  return wait * 1000 > MAX_RETRY_AFTER_MS ? undefined : wait * 1000;
 }
 
 /** A short reason for a retry log line: the status, the connection code, or "a timeout". */
@@ -58,40 +78,4 @@ export function retryReason(failure: Failure): string {
   if (failure.kind === 'status') return `HTTP ${failure.status}`;
   if (failure.kind === 'timeout') return 'a timeout';
   return `a connection error (${failure.kind === 'network' ? (failure.code ?? 'NetworkError') : failure.name})`;
-}
-
-/** The transport's retry settings for one method and limit, in ky's shape (no ky import needed here). */
-export interface RetrySettings {
-  limit: number;
-  methods: string[];
-  statusCodes: number[];
-  afterStatusCodes: number[];
-  retryOnTimeout: boolean;
-  jitter: boolean;
-  backoffLimit: number;
-  maxRetryAfter: number;
-  shouldRetry: (state: { error: Error }) => boolean | undefined;
-}
-
-/**
- * Retry settings for `method`: exponential backoff with full jitter (capped at 8 s), Retry-After and
- * X-RateLimit-Reset honoured on 429 and 503, and `shouldRetry` on top. `classify` reads a transport error.
- */
-export function retrySettings(
-  method: Method,
-  limit: number,
-  idempotent: boolean,
-  classify: (error: Error) => Failure,
-): RetrySettings {
-  return {
-    limit,
-    methods: [method.toLowerCase()],
-    statusCodes: [...RETRY_STATUSES],
-    afterStatusCodes: [429, 503],
-    retryOnTimeout: true,
-    jitter: true,
-    backoffLimit: 8_000,
-    maxRetryAfter: MAX_RETRY_AFTER_MS,
-    shouldRetry: ({ error }) => shouldRetry(classify(error), idempotent),
-  };
 }

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import type { RawPage } from '../core/pagination.js';
-import { object } from '../core/schema.js';
 
 /** The pixel types of the spec, in its order. */
 export const PIXEL_TYPES = [
@@ -42,7 +41,7 @@ const PixelTypeSchema = z.pipe(
 );
 
 /** A tracking pixel: an ad or analytics network and its pixel id. */
-export const PixelSchema = object({
+export const PixelSchema = z.object({
   id: IdSchema,
   /** Up to 32 characters, unique per user. */
   name: z.string(),
@@ -58,7 +57,7 @@ export const PixelSchema = object({
 export type Pixel = z.infer<typeof PixelSchema>;
 
 /** A custom domain, with the pages its root and unknown paths redirect to. */
-export const DomainSchema = object({
+export const DomainSchema = z.object({
   id: IdSchema,
   /** The domain name; it cannot change. */
   name: z.string(),
@@ -75,7 +74,7 @@ export const DomainSchema = object({
 export type Domain = z.infer<typeof DomainSchema>;
 
 /** The answer to a delete: which record went away. */
-export const DeleteReceiptSchema = object({
+export const DeleteReceiptSchema = z.object({
   id: IdSchema,
   /** `'pixel'` or `'domain'`. */
   object: z.string(),
@@ -88,7 +87,7 @@ export type DeleteReceipt = z.infer<typeof DeleteReceiptSchema>;
 export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
   return z.union([
     z.pipe(
-      object({ data: entity }),
+      z.object({ data: entity }),
       z.transform((body: { data: T }): T => body.data),
     ),
     entity,
@@ -98,7 +97,7 @@ export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
 const count = z.int().check(z.nonnegative());
 
 /** Laravel's `meta`; each field optional, so a partial one still reads. Its `links` and `path` are ignored. */
-const PageMetaSchema = object({
+const PageMetaSchema = z.object({
   current_page: z.optional(count),
   last_page: z.optional(count),
   per_page: z.optional(count),
@@ -118,7 +117,7 @@ export function listResponse<T>(item: z.ZodMiniType<T>): z.ZodMiniType<RawPage<T
       z.transform((data: T[]): RawPage<T> => ({ data })),
     ),
     z.pipe(
-      object({ data: z.array(item), meta: z.optional(z.nullable(PageMetaSchema)) }),
+      z.object({ data: z.array(item), meta: z.optional(z.nullable(PageMetaSchema)) }),
       z.transform(
         ({
           data,

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   connectionCode,
   type Failure,
+  MAX_RETRY_AFTER_MS,
   RETRY_STATUSES,
+  retryDelay,
   retryReason,
-  shouldRetry,
 } from '../../src/core/retry.js';
 
 const status = (code: number, headers: Record<string, string> = {}): Failure => ({
@@ -21,15 +22,64 @@ describe('RETRY_STATUSES', () => {
   });
 });
 
-describe('shouldRetry', () => {
-  it('leaves an idempotent call to the transport’s rules, except a Retry-After beyond the 60 s cap', () => {
-    expect(shouldRetry(status(503), true)).toBeUndefined();
-    expect(shouldRetry(status(429, { 'retry-after': '60' }), true)).toBeUndefined();
-    expect(shouldRetry(status(429, { 'retry-after': '61' }), true)).toBe(false);
-    expect(shouldRetry(network('ECONNRESET'), true)).toBeUndefined();
-    expect(shouldRetry({ kind: 'timeout' }, true)).toBeUndefined();
+// Full jitter at its top: the backoff itself. `retryDelay(failure, retry, idempotent, random)`.
+const top = () => 1;
+
+describe('retryDelay for an idempotent call', () => {
+  it.each<[string, Failure]>([
+    ['a 503', status(503)],
+    ['a 500', status(500)],
+    ['a 599', status(599)],
+    ['a 408', status(408)],
+    ['a 429 without Retry-After', status(429)],
+    ['a reset connection', network('ECONNRESET')],
+    ['an unknown network failure', network()],
+    ['a timeout', { kind: 'timeout' }],
+  ])('retries %s with exponential backoff: 300, 600, 1200 ms… capped at 8 s', (_label, failure) => {
+    expect([1, 2, 3, 5, 6, 10].map((retry) => retryDelay(failure, retry, true, top))).toEqual([
+      300, 600, 1200, 4800, 8000, 8000,
+    ]);
   });
 
+  it('draws the wait anywhere below the backoff (full jitter)', () => {
+    expect(retryDelay(status(502), 2, true, () => 0.25)).toBe(150);
+    expect(retryDelay(status(502), 2, true, () => 0)).toBe(0);
+    for (let i = 0; i < 200; i += 1) {
+      const wait = retryDelay(status(502), 3, true) as number;
+      expect(wait).toBeGreaterThanOrEqual(0);
+      expect(wait).toBeLessThan(1200);
+    }
+  });
+
+  it('waits exactly what a 429 or 503 asks for, without jitter, up to the 60 s cap', () => {
+    expect(retryDelay(status(429, { 'retry-after': '2' }), 1, true, top)).toBe(2000);
+    expect(retryDelay(status(503, { 'retry-after': '0.5' }), 3, true, top)).toBe(500);
+    expect(retryDelay(status(429, { 'retry-after': '60' }), 1, true, top)).toBe(MAX_RETRY_AFTER_MS);
+    const reset = String(Math.floor(Date.now() / 1000) + 5);
+    const wait = retryDelay(status(429, { 'x-ratelimit-reset': reset }), 1, true, top) as number;
+    expect(wait).toBeGreaterThan(3000);
+    expect(wait).toBeLessThanOrEqual(6000);
+  });
+
+  it('does not retry a 429 that asks for more than 60 s: the caller gets a RateLimitError at once', () => {
+    expect(retryDelay(status(429, { 'retry-after': '61' }), 1, true, top)).toBeUndefined();
+    expect(retryDelay(status(503, { 'retry-after': '3600' }), 1, true, top)).toBeUndefined();
+  });
+
+  it('ignores Retry-After on other statuses and backs off as usual', () => {
+    expect(retryDelay(status(500, { 'retry-after': '30' }), 1, true, top)).toBe(300);
+  });
+
+  it.each([400, 401, 403, 404, 409, 413, 422, 301, 307])('never retries a %i', (code) => {
+    expect(retryDelay(status(code), 1, true, top)).toBeUndefined();
+  });
+
+  it('never retries a fault that is not a connection error', () => {
+    expect(retryDelay({ kind: 'other', name: 'RangeError' }, 1, true, top)).toBeUndefined();
+  });
+});
+
+describe('retryDelay for a create', () => {
   it.each([
     'ECONNREFUSED',
     'ENOTFOUND',
@@ -37,8 +87,9 @@ describe('shouldRetry', () => {
     'EHOSTUNREACH',
     'ENETUNREACH',
     'UND_ERR_CONNECT_TIMEOUT',
-  ])('retries a create when %s proves nothing was sent', (code) => {
-    expect(shouldRetry(network(code), false)).toBe(true);
+  ])('retries when %s proves nothing was sent', (code) => {
+    expect(retryDelay(network(code), 1, false, top)).toBe(300);
+    expect(retryDelay(network(code), 2, false, top)).toBe(600);
   });
 
   it.each<[string, Failure]>([
@@ -49,8 +100,8 @@ describe('shouldRetry', () => {
     ['a 429', status(429, { 'retry-after': '1' })],
     ['a timeout', { kind: 'timeout' }],
     ['any other error', { kind: 'other', name: 'TypeError' }],
-  ])('never retries a create after %s', (_label, failure) => {
-    expect(shouldRetry(failure, false)).toBe(false);
+  ])('never retries after %s', (_label, failure) => {
+    expect(retryDelay(failure, 1, false, top)).toBeUndefined();
   });
 });
 
