@@ -113,6 +113,36 @@ describe('HttpClient requests', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(msw.captured).toHaveLength(0);
   });
+
+  it('hands a custom fetch one Request per attempt: the whole request, redirects off, an attempt signal', async () => {
+    const seen: { method: string; url: string; redirect: string; body: string; auth: string | null }[] = [];
+    const signals: AbortSignal[] = [];
+    const fetch = vi.fn(async (request: Request) => {
+      seen.push({
+        method: request.method,
+        url: request.url,
+        redirect: request.redirect,
+        body: await request.text(),
+        auth: request.headers.get('authorization'),
+      });
+      signals.push(request.signal);
+      return seen.length === 1
+        ? new Response('busy', { status: 503, headers: { 'retry-after': '0' } })
+        : Response.json({});
+    });
+    await bearerClient({ fetch, maxRetries: 1 }).get('pixels', Anything, {}, { search: 'x y' });
+    const attempt = {
+      method: 'GET',
+      url: `${ROOT}/pixels?search=x+y`,
+      redirect: 'manual',
+      body: '',
+      auth: `Bearer ${SECRET}`,
+    };
+    expect(seen).toEqual([attempt, attempt]);
+    expect(fetch.mock.calls.every((call) => call.length === 1)).toBe(true);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.every((signal) => signal.aborted === false)).toBe(true);
+  });
 });
 
 describe('HttpClient key as a parameter', () => {
