@@ -158,6 +158,24 @@ describe('exchange', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('retries an idempotent call whose body stalled, like any other timeout', async () => {
+    const stalled = async (init: RequestInit) =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"da'));
+            init.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+          },
+        }),
+      );
+    const { send, calls } = script(stalled, answer(200, '{"data":1}'));
+    const onRetry = noRetries();
+    const { text } = await exchange(plan({ timeout: 50, retries: 1 }), send, onRetry);
+    expect(text).toBe('{"data":1}');
+    expect(calls).toHaveLength(2);
+    expect(onRetry.mock.calls[0]?.[0]).toEqual({ kind: 'timeout' });
+  });
+
   it('never passes off a body cut short by the timeout as the answer', async () => {
     // Some fetches (an in-process handler) end the stream when aborted instead of failing it.
     const truncated = async (init: RequestInit) =>
