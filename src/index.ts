@@ -23,6 +23,8 @@ export {
   ResponseValidationError,
   UnprocessableEntityError,
 } from './core/errors.js';
+export type { Hooks, KyInstance } from './core/http.js';
+export { redactUrl } from './core/log.js';
 export type { ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
 export type { Id } from './core/path.js';
 export * from './management/index.js';

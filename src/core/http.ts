@@ -1,3 +1,12 @@
+import ky, {
+  type Hooks,
+  isHTTPError,
+  isNetworkError,
+  isTimeoutError,
+  type KyInstance,
+  type Options as KyOptions,
+  replaceOption,
+} from 'ky';
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { VERSION } from '../version.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -12,6 +21,7 @@ import {
 } from './errors.js';
 import { createLog, type Log, loggingFetch } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
+import { failedRequest, readingFetch, readText, type Send } from './read-fetch.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
 import {
   connectionError,
@@ -20,44 +30,69 @@ import {
   redirectError,
   validationError,
 } from './response-errors.js';
-import { type Method, retryReason } from './retry.js';
+import {
+  connectionCode,
+  type Failure,
+  type Method,
+  type RetryPolicy,
+  retryPolicy,
+  retryReason,
+} from './retry.js';
 import { compiled, PARSE_CONTEXT } from './schema.js';
-import { type Answered, type Exchange, exchange, NoAnswer, type Send } from './transport.js';
 
+export type { Hooks, KyInstance } from 'ky';
 export type { Body, Call, Query } from './request.js';
 export type { Method } from './retry.js';
 
 /** What differs between the two APIs at the HTTP level. */
 export interface ApiConfig extends Encoding {
-  /** Methods safe to retry: a POST only where the API makes it read-only. */
+  /** Methods safe to send twice: a POST only where the API makes it read-only. */
   retryMethods: readonly Lowercase<Method>[];
   /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
   readError(answer: Answer, path: string): APIError | undefined;
 }
 
-/** The only door to the network: builds requests, retries, maps every failure, and validates every body. */
+/** The only door to the network: one ky instance per client, every failure mapped, every body validated. */
 export class HttpClient {
+  readonly #ky: KyInstance;
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #log: Log;
   readonly #logAttempts: boolean;
-  readonly #noClientHeaders: boolean;
-  // The same for every call, so built once: a call without extra headers sends these objects as they are.
-  readonly #headers: Readonly<Record<string, string>>;
-  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #retries = new Map<number, RetryPolicy>();
+  #send: Send = (request, init) => globalThis.fetch(request, init);
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
     this.#api = api;
     this.#log = createLog(options.logger, options.logLevel, options.apiKey);
     this.#logAttempts = options.logLevel === 'info' || options.logLevel === 'debug';
-    this.#noClientHeaders = Object.keys(options.headers).length === 0;
-    this.#headers = Object.freeze({
-      accept: 'application/json',
-      'user-agent': `content-platform-sdk/${VERSION}`,
-      ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
+    const custom = options.fetch;
+    // Everything the same for every call is set here once: ky re-merges whatever a call passes.
+    this.#ky = (options.ky ?? ky).extend((parent) => {
+      const inherited = parent.fetch;
+      // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
+      if (custom) this.#send = (request) => custom(request);
+      else if (inherited) this.#send = (request, init) => inherited(request, init);
+      return {
+        prefix: `${options.apiRoot}/`,
+        headers: {
+          accept: 'application/json',
+          'user-agent': `content-platform-sdk/${VERSION}`,
+          ...options.headers,
+          ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        timeout: options.timeout,
+        totalTimeout: options.totalTimeout ?? false,
+        // A user instance's `retry: 5` must not multiply ours: the whole policy is replaced, not merged.
+        retry: replaceOption(this.#retry(options.maxRetries)),
+        // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
+        redirect: 'manual',
+        throwHttpErrors: true,
+        hooks: this.#hooks(options.hooks),
+        fetch: readingFetch((request, init) => this.#send(request, init)),
+      };
     });
-    this.#jsonHeaders = Object.freeze({ ...this.#headers, 'content-type': 'application/json' });
   }
 
   /** GET `path` (relative to the API root), with an optional query; resolves to the body parsed by `schema`. */
@@ -82,22 +117,25 @@ export class HttpClient {
 
   /** Sends one request and resolves to the body parsed by `schema`. */
   request<T>(method: Method, path: string, schema: ZodType<T>, call: Call = {}): APIPromise<T> {
-    return new APIPromise(this.#send(method, path, schema, call));
+    return new APIPromise(this.#call(method, path, schema, call));
   }
 
-  async #send<T>(method: Method, path: string, schema: ZodType<T>, call: Call): Promise<WithResponse<T>> {
+  async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call): Promise<WithResponse<T>> {
     const options = call.options ?? {};
     const label = `${method} ${path}`;
-    const onRetry = (failure: NoAnswer['failure'], retry: number, retries: number) =>
-      this.#log('warn', `${label}: retry ${retry} of ${retries} after ${retryReason(failure)}`);
-    let answered: Answered;
+    let response: Response;
+    let text: string;
     try {
-      answered = await exchange(this.#exchange(method, path, call, options), this.#sender(), onRetry);
+      const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
+      const kyOptions = this.#callOptions(method, options);
+      if (json !== undefined) kyOptions.json = json;
+      else if (body !== undefined) kyOptions.body = body;
+      response = await this.#ky(input, kyOptions);
+      // A hook may hand ky a Response of its own, which readingFetch did not read.
+      text = readText(response) ?? (await response.text());
     } catch (error) {
-      throw this.#logged(this.#failure(error, label, options.signal));
+      throw this.#logged(this.#failure(error, label, path, options.signal));
     }
-    const { response, text } = answered;
-    if (!response.ok) throw this.#logged(this.#statusFailure(response, text, label, path));
     const answer = decodeAnswer(response, text, label);
     const envelopeError = this.#api.readError(answer, path);
     if (envelopeError) throw envelopeError;
@@ -109,51 +147,47 @@ export class HttpClient {
     return { data: parsed.data, response };
   }
 
-  /** Everything one call sends, with the options that differ from the client's for this call. */
-  #exchange(method: Method, path: string, call: Call, options: RequestOptions): Exchange {
-    const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
-    const idempotent = this.#api.retryMethods.includes(method.toLowerCase() as Lowercase<Method>);
-    return {
-      url: `${this.#options.apiRoot}/${input}`,
-      init: {
-        method,
-        headers: this.#headersFor(options, json !== undefined),
-        body: json === undefined ? (body ?? null) : JSON.stringify(json),
-        // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
-        redirect: 'manual',
+  /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
+  #callOptions(method: Method, options: RequestOptions): KyOptions {
+    const kyOptions: KyOptions = { method };
+    if (options.signal) kyOptions.signal = options.signal;
+    if (options.headers) kyOptions.headers = options.headers;
+    if (options.hooks) kyOptions.hooks = options.hooks;
+    if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
+    if (options.totalTimeout !== undefined)
+      kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
+    if (options.maxRetries !== undefined)
+      kyOptions.retry = replaceOption(this.#retry(retryCount(options.maxRetries, 'maxRetries')));
+    // One line per attempt, numbered per call: a per-call fetch, only when info lines are logged at all.
+    if (this.#logAttempts) kyOptions.fetch = readingFetch(loggingFetch(this.#send, this.#log));
+    return kyOptions;
+  }
+
+  /** The retry policy for a limit, built once: a call with its own `maxRetries` reuses it. */
+  #retry(limit: number): RetryPolicy {
+    let policy = this.#retries.get(limit);
+    if (policy === undefined) {
+      const safe = this.#api.retryMethods as readonly string[];
+      policy = retryPolicy(limit, (method) => safe.includes(method.toLowerCase()), failureOf);
+      this.#retries.set(limit, policy);
+    }
+    return policy;
+  }
+
+  /** The SDK's retry warning first (only when warnings are logged), then the client's own hooks. */
+  #hooks(user: Hooks | undefined): Hooks {
+    const hooks: Hooks = { ...user };
+    if (this.#options.logLevel === 'off' || this.#options.logLevel === 'error') return hooks;
+    const root = this.#options.apiRoot.length + 1;
+    hooks.beforeRetry = [
+      ({ request, options, error, retryCount: retry }) => {
+        const label = `${request.method} ${request.url.slice(root).split('?')[0]}`;
+        const { failure } = failureOf(error);
+        this.#log('warn', `${label}: retry ${retry} of ${options.retry.limit} after ${retryReason(failure)}`);
       },
-      idempotent,
-      retries: retryCount(options.maxRetries ?? this.#options.maxRetries, 'maxRetries'),
-      timeout: options.timeout === undefined ? this.#options.timeout : positive(options.timeout, 'timeout'),
-      totalTimeout:
-        options.totalTimeout === undefined
-          ? this.#options.totalTimeout
-          : positive(options.totalTimeout, 'totalTimeout'),
-      signal: options.signal,
-    };
-  }
-
-  /** The client's headers, then the client's extra ones, then the call's (later ones win, in any case). */
-  #headersFor(options: RequestOptions, json: boolean): HeadersInit {
-    const base = json ? this.#jsonHeaders : this.#headers;
-    if (options.headers === undefined && this.#noClientHeaders) return base;
-    const headers = new Headers(this.#headers);
-    for (const [name, value] of Object.entries({ ...this.#options.headers, ...options.headers }))
-      headers.set(name, value);
-    if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    return headers;
-  }
-
-  /**
-   * How an attempt is sent. Looked up on each call, so a fetch replaced after construction (msw) is the one
-   * used. A custom fetch gets a Request, as `FetchLike` promises; one line per attempt at `info` and below.
-   */
-  #sender(): Send {
-    const custom = this.#options.fetch;
-    if (this.#logAttempts) return loggingFetch(custom ?? ((request) => globalThis.fetch(request)), this.#log);
-    return custom
-      ? (url, init) => custom(new Request(url, init))
-      : (url, init) => globalThis.fetch(url, init);
+      ...(user?.beforeRetry ?? []),
+    ];
+    return hooks;
   }
 
   /** A non-2xx answer: a redirect, the API's own error envelope, or the status class. */
@@ -164,19 +198,38 @@ export class HttpClient {
   }
 
   /** A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's. */
-  #logged(failure: Error): Error {
+  #logged(failure: unknown): unknown {
     if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
       this.#log('error', failure.message);
     return failure;
   }
 
-  /** A call that got no answer (or was refused before sending), as one of our errors. */
-  #failure(error: unknown, label: string, signal: AbortSignal | undefined): Error {
+  /** Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. */
+  #failure(error: unknown, label: string, path: string, signal: AbortSignal | undefined): unknown {
     if (error instanceof ContentPlatformError) return error;
     if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
-    if (error instanceof NoAnswer && error.failure.kind === 'timeout') {
+    if (isHTTPError(error)) {
+      const text = readText(error.response) ?? (typeof error.data === 'string' ? error.data : '');
+      return this.#statusFailure(error.response, text, label, path);
+    }
+    if (isTimeoutError(error)) {
       return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);
     }
-    return connectionError(label, error instanceof NoAnswer ? error.cause : error, this.#options.apiKey);
+    if (isNetworkError(error)) return connectionError(label, error.cause, this.#options.apiKey);
+    if (failedRequest(error)) return connectionError(label, error, this.#options.apiKey);
+    return error;
   }
+}
+
+/** A ky error in the retry rules' terms, with the method of the request it failed. */
+function failureOf(error: Error): { failure: Failure; method: string } {
+  const method = ((error as { request?: Request }).request ?? failedRequest(error))?.method ?? '';
+  if (isHTTPError(error)) {
+    const { status, headers } = error.response;
+    return { failure: { kind: 'status', status, headers }, method };
+  }
+  if (isTimeoutError(error)) return { failure: { kind: 'timeout' }, method };
+  if (isNetworkError(error) || (error instanceof TypeError && failedRequest(error)))
+    return { failure: { kind: 'network', code: connectionCode(error) }, method };
+  return { failure: { kind: 'other', name: error.name }, method };
 }

@@ -1,4 +1,5 @@
 import type { Logger, LogLevel } from './options.js';
+import type { Send } from './read-fetch.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
@@ -30,22 +31,22 @@ export function redact(text: string, secret: string): string {
   return out;
 }
 
-/** A URL for a log line: the `api_key` parameter, if any, shows as `***`. */
+/**
+ * A URL safe to log: the `api_key` parameter, if any, shows as `***`. A Catalog GET carries the key in its URL
+ * (the server reads it nowhere else), so hooks that log `request.url` or `response.url` should pass it here.
+ * @example redactUrl('https://market.example.com/api/items/all?api_key=k') // '…/api/items/all?api_key=***'
+ */
 export function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&#]*/gi, '$1***');
 }
 
 /**
  * Wraps a fetch to log one line per attempt: method, redacted URL, status or failure, duration, retry number.
- * Each attempt is sent to `fetchImpl` as a Request, which the debug line reads its headers and body from.
+ * Built per call, so attempts are numbered per call.
  */
-export function loggingFetch(
-  fetchImpl: (input: Request) => Promise<Response>,
-  log: Log,
-): (url: string, init: RequestInit) => Promise<Response> {
+export function loggingFetch(send: Send, log: Log): Send {
   let attempt = 0;
-  return async (url, init) => {
-    const input = new Request(url, init);
+  return async (input, init) => {
     attempt += 1;
     const started = performance.now();
     const line = `${input.method} ${redactUrl(input.url)}`;
@@ -53,7 +54,7 @@ export function loggingFetch(
     // Reading a clone of the body costs a copy: only at debug level.
     if (log.verbose) log('debug', `${line} request ${headerText(input.headers)}${await bodyText(input)}`);
     try {
-      const response = await fetchImpl(input);
+      const response = await send(input, init);
       log('info', `${line} → ${response.status} in ${Math.round(performance.now() - started)} ms${retry}`);
       if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`);
       return response;

@@ -1,4 +1,5 @@
 import { InvalidParamsError } from './errors.js';
+import type { Hooks, KyInstance } from './http.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -30,8 +31,22 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Allow an `http://` URL to a host that is not loopback, sending the key in clear text. Default false. */
   allowInsecureHttp?: boolean | undefined;
-  /** A `fetch` to use instead of the global one (a proxy agent, a test double, the reference server). */
+  /**
+   * A `fetch` to use instead of the global one (a proxy agent, a test double, the reference server). It gets
+   * one `Request` per attempt. Default: the `ky` instance's `fetch`, else the global one.
+   */
   fetch?: FetchLike | undefined;
+  /**
+   * Your own ky instance (`ky.create({...})`), which the SDK extends: its hooks, headers, `fetch` and other
+   * settings are kept; the SDK's URL, authentication, retry policy, timeouts and redirect policy win.
+   */
+  ky?: KyInstance | undefined;
+  /**
+   * ky hooks run on every request of this client, after the `ky` instance's and before a call's own. They see
+   * each attempt (`retryCount`), its `Request` and `Response`; an error a hook throws reaches the caller as is.
+   * A Catalog GET carries `api_key` in its URL (the server reads it nowhere else): log `redactUrl(request.url)`.
+   */
+  hooks?: Hooks | undefined;
   /** Extra headers sent with every request. */
   headers?: Record<string, string> | undefined;
   /** Where log lines go. Default `console`. */
@@ -54,6 +69,8 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this call. */
   headers?: Record<string, string> | undefined;
+  /** ky hooks for this call only, run after the client's (see `ClientOptions.hooks`). */
+  hooks?: Hooks | undefined;
 }
 
 /** The options a client actually runs with, after defaults, env fallbacks and checks. */
@@ -65,6 +82,8 @@ export interface ResolvedOptions {
   totalTimeout: number | undefined;
   maxRetries: number;
   fetch: FetchLike | undefined;
+  ky: KyInstance | undefined;
+  hooks: Hooks | undefined;
   headers: Record<string, string>;
   logger: Logger;
   logLevel: LogLevel;
@@ -141,6 +160,8 @@ export function resolveOptions(
       options.totalTimeout === undefined ? undefined : positive(options.totalTimeout, 'totalTimeout'),
     maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
     fetch: options.fetch,
+    ky: options.ky,
+    hooks: options.hooks,
     headers: { ...options.headers },
     logger,
     logLevel,

@@ -20,6 +20,11 @@ export const RETRY_STATUSES: readonly number[] = [
   ...Array.from({ length: 100 }, (_, i) => 500 + i),
 ];
 
+/** First backoff step; each retry doubles it, up to BACKOFF_CAP_MS. */
+export const BACKOFF_BASE_MS = 300;
+/** Longest backoff between two attempts, before jitter. */
+export const BACKOFF_CAP_MS = 8_000;
+
 // Codes that prove the request never left this machine: retrying cannot duplicate anything.
 const NOTHING_SENT = new Set([
   'ECONNREFUSED',
@@ -33,7 +38,7 @@ const NOTHING_SENT = new Set([
 /** The system error code behind a failed fetch (`ECONNREFUSED`, `ECONNRESET`…), if there is one. */
 export function connectionCode(error: unknown): string | undefined {
   let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth += 1) {
+  for (let depth = 0; depth < 5 && current; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
     current = (current as { cause?: unknown }).cause;
@@ -41,36 +46,28 @@ export function connectionCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** First backoff step; each retry doubles it, up to BACKOFF_CAP_MS. */
-export const BACKOFF_BASE_MS = 300;
-/** Longest backoff between two attempts, before jitter. */
-export const BACKOFF_CAP_MS = 8_000;
-
 /**
- * How long to wait before retry number `retry` (1 for the first), or `undefined` not to retry.
- *
- * An idempotent call is retried after a connection error, a timeout or a status in RETRY_STATUSES. A 429 or
- * 503 that says how long to wait (Retry-After, X-RateLimit-Reset) is retried after exactly that wait, unless
- * it is beyond MAX_RETRY_AFTER_MS; otherwise the wait is exponential backoff with full jitter. Any other call
- * (a create) is retried only when the connection was refused before anything was sent. `random` is
- * `Math.random` unless a test pins it.
+ * Whether to try again, in ky's terms: `false` refuses, `true` retries with backoff, `undefined` lets ky's own
+ * rules decide (statuses, timeouts, network errors, Retry-After). An idempotent call follows ky's rules except
+ * for a server-requested wait beyond the cap. A create (not idempotent) is retried only when nothing reached the
+ * server: the connection was refused, or a 429 came back from the throttle, which answers before doing anything.
  */
-export function retryDelay(
-  failure: Failure,
-  retry: number,
-  idempotent: boolean,
-  random: () => number = Math.random,
-): number | undefined {
-  const backoff = random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (retry - 1));
-  if (!idempotent)
-    return failure.kind === 'network' && NOTHING_SENT.has(failure.code ?? '') ? backoff : undefined;
-  if (failure.kind === 'other') return undefined;
-  if (failure.kind !== 'status') return backoff;
-  if (!RETRY_STATUSES.includes(failure.status)) return undefined;
-  const wait =
-    failure.status === 429 || failure.status === 503 ? retryAfterSeconds(failure.headers) : undefined;
-  if (wait === undefined) return backoff;
-  return wait * 1000 > MAX_RETRY_AFTER_MS ? undefined : wait * 1000;
+export function shouldRetry(failure: Failure, idempotent: boolean): boolean | undefined {
+  if (failure.kind === 'other') return false;
+  if (!idempotent) {
+    if (failure.kind === 'network') return NOTHING_SENT.has(failure.code ?? '');
+    return failure.kind === 'status' && failure.status === 429 && waitAllowed(failure) ? undefined : false;
+  }
+  // ky wraps only the network errors it recognises by message; any other TypeError from fetch is one too.
+  if (failure.kind === 'network') return true;
+  return failure.kind === 'status' && !waitAllowed(failure) ? false : undefined;
+}
+
+/** A 429 or 503 may ask for a wait; one beyond MAX_RETRY_AFTER_MS is not slept through. */
+function waitAllowed(failure: Extract<Failure, { kind: 'status' }>): boolean {
+  if (failure.status !== 429 && failure.status !== 503) return true;
+  const wait = retryAfterSeconds(failure.headers);
+  return wait === undefined || wait * 1000 <= MAX_RETRY_AFTER_MS;
 }
 
 /** A short reason for a retry log line: the status, the connection code, or "a timeout". */
@@ -78,4 +75,45 @@ export function retryReason(failure: Failure): string {
   if (failure.kind === 'status') return `HTTP ${failure.status}`;
   if (failure.kind === 'timeout') return 'a timeout';
   return `a connection error (${failure.kind === 'network' ? (failure.code ?? 'NetworkError') : failure.name})`;
+}
+
+/** The SDK's retry rules in ky's `retry` shape (structurally typed, so this module needs no ky import). */
+export interface RetryPolicy {
+  limit: number;
+  methods: string[];
+  statusCodes: number[];
+  afterStatusCodes: number[];
+  retryOnTimeout: boolean;
+  maxRetryAfter: number;
+  backoffLimit: number;
+  jitter: (delay: number) => number;
+  shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
+}
+
+/**
+ * Retry rules for up to `limit` retries: exponential backoff from 300 ms with full jitter (capped at 8 s),
+ * Retry-After and X-RateLimit-Reset honoured on 429 and 503, and `shouldRetry` on top. Every method is in
+ * `methods` because ky checks it before `shouldRetry`; `idempotent` says which methods may run twice, and
+ * `classify` reads ky's error into a Failure.
+ */
+export function retryPolicy(
+  limit: number,
+  idempotent: (method: string) => boolean,
+  classify: (error: Error) => { failure: Failure; method: string },
+): RetryPolicy {
+  return {
+    limit,
+    methods: ['get', 'put', 'patch', 'delete', 'post'],
+    statusCodes: [...RETRY_STATUSES],
+    afterStatusCodes: [429, 503],
+    retryOnTimeout: true,
+    maxRetryAfter: MAX_RETRY_AFTER_MS,
+    backoffLimit: BACKOFF_CAP_MS,
+    // ky draws `random × delay` and then caps it; full jitter below the capped step keeps the cap's spread.
+    jitter: (delay) => Math.random() * Math.min(delay, BACKOFF_CAP_MS),
+    shouldRetry: ({ error }) => {
+      const { failure, method } = classify(error);
+      return shouldRetry(failure, idempotent(method));
+    },
+  };
 }

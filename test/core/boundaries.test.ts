@@ -14,7 +14,7 @@ const read = (file: string) => readFileSync(file, 'utf8');
 const name = (file: string) => relative(src, file).replaceAll('\\', '/');
 
 describe('SDK boundaries', () => {
-  it('imports only its own modules and its runtime dependencies (zod)', () => {
+  it('imports only its own modules and its runtime dependencies (ky and zod)', () => {
     const outside = files.flatMap((file) =>
       [...read(file).matchAll(/from '([^']+)'/g)]
         .map((m) => m[1] ?? '')
@@ -22,7 +22,12 @@ describe('SDK boundaries', () => {
         .map((s) => `${name(file)}: ${s}`),
     );
     expect(outside).toEqual([]);
-    expect(Object.keys(pkg.dependencies)).toEqual(['zod']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['ky', 'zod']);
+  });
+
+  it('has one door to ky: only core/http.ts imports it (types included)', () => {
+    const importers = files.filter((file) => /from 'ky(\/[^']*)?'/.test(read(file)));
+    expect(importers.map(name)).toEqual(['core/http.ts']);
   });
 
   it('has one door to the network: only core/http.ts uses the global fetch', () => {

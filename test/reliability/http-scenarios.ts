@@ -189,14 +189,29 @@ export const httpScenarios: Scenario[] = [
     },
   },
   {
-    name: '429 on a create: RateLimitError, not retried, nothing created',
+    name: '429 on a create: the throttle answered before acting, so it is retried after Retry-After and created once',
+    within: 3_000,
+    async run(rig, via) {
+      const before = rig.pixels().length;
+      rig.server.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+      const started = Date.now();
+      const pixel = await rig.mgmt(via).pixels.create({ name: 'Limited', type: 'bing', value: '1' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(pixel.name).toBe('Limited');
+      expect(attempts(rig)).toBe(2);
+      expect(rig.pixels()).toHaveLength(before + 1);
+    },
+  },
+  {
+    name: '429 on every attempt of a create: RateLimitError after the retries, nothing created',
     within: 1_000,
     async run(rig, via) {
       const before = rig.pixels().length;
-      rig.server.faults.script([{ status: 429, headers: { 'retry-after': '0' } }]);
+      const limited = { status: 429, headers: { 'retry-after': '0' } };
+      rig.server.faults.script([limited, limited, limited]);
       const error = await failure(rig.mgmt(via).pixels.create({ name: 'Limited', type: 'bing', value: '1' }));
       expect(error).toBeInstanceOf(RateLimitError);
-      expect(attempts(rig)).toBe(1);
+      expect(attempts(rig)).toBe(3);
       expect(rig.pixels()).toHaveLength(before);
     },
   },
