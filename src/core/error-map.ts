@@ -100,7 +100,8 @@ export function decodeAnswer(response: Response, text: string, request: string, 
   const headers = secret === undefined ? response.headers : scrubHeaders(response.headers, secret);
   let body: unknown = raw === '' ? undefined : raw;
   let isJson = false;
-  if (raw.trim() !== '') {
+  // A test, not raw.trim(): trimming copies the whole body first.
+  if (/\S/.test(raw)) {
     try {
       body = JSON.parse(raw);
       isJson = true;

@@ -1,5 +1,4 @@
 import ky, {
-  type Hooks,
   isHTTPError,
   isNetworkError,
   isTimeoutError,
@@ -83,13 +82,16 @@ export class HttpClient {
           ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
         },
         timeout: options.timeout,
-        totalTimeout: options.totalTimeout ?? false,
+        // Set only where needed: every default key is merged again into each call.
+        ...(options.totalTimeout !== undefined || parent.totalTimeout !== undefined
+          ? { totalTimeout: options.totalTimeout ?? false }
+          : {}),
+        ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
         // A user instance's `retry: 5` must not multiply ours: the whole policy is replaced, not merged.
         retry: replaceOption(this.#retry(options.maxRetries)),
         // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
         redirect: 'manual',
-        throwHttpErrors: true,
-        hooks: this.#hooks(options.hooks),
+        ...(options.hooks ? { hooks: options.hooks } : {}),
         fetch: readingFetch((request, init) => this.#send(request, init)),
       };
     });
@@ -168,26 +170,19 @@ export class HttpClient {
     let policy = this.#retries.get(limit);
     if (policy === undefined) {
       const safe = this.#api.retryMethods as readonly string[];
-      policy = retryPolicy(limit, (method) => safe.includes(method.toLowerCase()), failureOf);
+      const root = this.#options.apiRoot.length + 1;
+      policy = retryPolicy(
+        limit,
+        (method) => safe.includes(method.toLowerCase()),
+        failureOf,
+        (failure, retry, retries, request) => {
+          const label = `${request?.method} ${request?.url.slice(root).split('?')[0]}`;
+          this.#log('warn', `${label}: retry ${retry} of ${retries} after ${retryReason(failure)}`);
+        },
+      );
       this.#retries.set(limit, policy);
     }
     return policy;
-  }
-
-  /** The SDK's retry warning first (only when warnings are logged), then the client's own hooks. */
-  #hooks(user: Hooks | undefined): Hooks {
-    const hooks: Hooks = { ...user };
-    if (this.#options.logLevel === 'off' || this.#options.logLevel === 'error') return hooks;
-    const root = this.#options.apiRoot.length + 1;
-    hooks.beforeRetry = [
-      ({ request, options, error, retryCount: retry }) => {
-        const label = `${request.method} ${request.url.slice(root).split('?')[0]}`;
-        const { failure } = failureOf(error);
-        this.#log('warn', `${label}: retry ${retry} of ${options.retry.limit} after ${retryReason(failure)}`);
-      },
-      ...(user?.beforeRetry ?? []),
-    ];
-    return hooks;
   }
 
   /** A non-2xx answer: a redirect, the API's own error envelope, or the status class. */
@@ -221,15 +216,15 @@ export class HttpClient {
   }
 }
 
-/** A ky error in the retry rules' terms, with the method of the request it failed. */
-function failureOf(error: Error): { failure: Failure; method: string } {
-  const method = ((error as { request?: Request }).request ?? failedRequest(error))?.method ?? '';
+/** A ky error in the retry rules' terms, with the request it failed. */
+function failureOf(error: Error): { failure: Failure; request: Request | undefined } {
+  const request = (error as { request?: Request }).request ?? failedRequest(error);
   if (isHTTPError(error)) {
     const { status, headers } = error.response;
-    return { failure: { kind: 'status', status, headers }, method };
+    return { failure: { kind: 'status', status, headers }, request };
   }
-  if (isTimeoutError(error)) return { failure: { kind: 'timeout' }, method };
+  if (isTimeoutError(error)) return { failure: { kind: 'timeout' }, request };
   if (isNetworkError(error) || (error instanceof TypeError && failedRequest(error)))
-    return { failure: { kind: 'network', code: connectionCode(error) }, method };
-  return { failure: { kind: 'other', name: error.name }, method };
+    return { failure: { kind: 'network', code: connectionCode(error) }, request };
+  return { failure: { kind: 'other', name: error.name }, request };
 }

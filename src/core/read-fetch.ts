@@ -5,6 +5,8 @@ export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 const texts = new WeakMap<Response, string>();
+// As Response.text() decodes: UTF-8 whatever the charset, a leading BOM dropped.
+const UTF8 = new TextDecoder();
 const sendFailures = new WeakMap<object, Request>();
 
 /** The text an answer from `readingFetch` was read from; `undefined` for any other Response (a hook's own). */
@@ -31,18 +33,20 @@ export function readingFetch(
     // ky always passes a Request; anything else is made one, so `send` can rely on it.
     const request = input instanceof Request ? input : new Request(input, init);
     let response: Response;
-    let text: string;
+    let bytes: Uint8Array<ArrayBuffer>;
     try {
       response = await send(request, init);
       // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
       if (response.type === 'opaqueredirect') return response;
-      text = await response.text();
+      bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
       if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
       throw error;
     }
-    const answer = new Response(text === '' || NULL_BODY.has(response.status) ? null : text, {
+    // The answer is rebuilt from the bytes (not the text): no second UTF-8 encoding of the body.
+    const text = UTF8.decode(bytes);
+    const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
       status: response.status,
       statusText: response.statusText,
       headers: wholeRetryAfter(response.headers),

@@ -13,16 +13,14 @@ export type Failure =
 /** Longest server-requested wait we sleep through; a longer one is thrown as RateLimitError instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Statuses worth another attempt: a timeout, a rate limit, any server error. */
+/** Statuses worth another attempt: a timeout, a rate limit, any server error (5xx outside ky's list too). */
 export const RETRY_STATUSES: readonly number[] = [
   408,
   429,
   ...Array.from({ length: 100 }, (_, i) => 500 + i),
 ];
 
-/** First backoff step; each retry doubles it, up to BACKOFF_CAP_MS. */
-export const BACKOFF_BASE_MS = 300;
-/** Longest backoff between two attempts, before jitter. */
+/** Longest backoff between two attempts (ky's own steps: 300 ms, doubling), before jitter. */
 export const BACKOFF_CAP_MS = 8_000;
 
 // Codes that prove the request never left this machine: retrying cannot duplicate anything.
@@ -60,8 +58,15 @@ export function shouldRetry(failure: Failure, idempotent: boolean): boolean | un
   }
   // ky wraps only the network errors it recognises by message; any other TypeError from fetch is one too.
   if (failure.kind === 'network') return true;
-  return failure.kind === 'status' && !waitAllowed(failure) ? false : undefined;
+  if (failure.kind === 'timeout') return undefined;
+  if (!RETRY_STATUSES.includes(failure.status)) return false;
+  // ky's list stays short (it is copied on every call); the rest of the 5xx range backs off the same way.
+  if (!KY_STATUSES.includes(failure.status)) return true;
+  return waitAllowed(failure) ? undefined : false;
 }
+
+// ky's default `statusCodes` (less 413, refused above): ky reads Retry-After on its 429 and 503.
+const KY_STATUSES = [408, 429, 500, 502, 503, 504];
 
 /** A 429 or 503 may ask for a wait; one beyond MAX_RETRY_AFTER_MS is not slept through. */
 function waitAllowed(failure: Extract<Failure, { kind: 'status' }>): boolean {
@@ -81,39 +86,40 @@ export function retryReason(failure: Failure): string {
 export interface RetryPolicy {
   limit: number;
   methods: string[];
-  statusCodes: number[];
-  afterStatusCodes: number[];
   retryOnTimeout: boolean;
-  maxRetryAfter: number;
-  backoffLimit: number;
   jitter: (delay: number) => number;
   shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
 }
 
+/** Told of each retry as it is decided, before the wait: what failed, which retry, of how many, for what. */
+export type OnRetry = (failure: Failure, retry: number, limit: number, request: Request | undefined) => void;
+
 /**
- * Retry rules for up to `limit` retries: exponential backoff from 300 ms with full jitter (capped at 8 s),
- * Retry-After and X-RateLimit-Reset honoured on 429 and 503, and `shouldRetry` on top. Every method is in
- * `methods` because ky checks it before `shouldRetry`; `idempotent` says which methods may run twice, and
- * `classify` reads ky's error into a Failure.
+ * Retry rules for up to `limit` retries: ky's own backoff (300 ms, doubling) with full jitter capped at 8 s,
+ * ky's statuses and Retry-After / X-RateLimit-Reset reading (429, 503), and `shouldRetry` on top. Every
+ * method is in `methods` because ky checks it before `shouldRetry`; `idempotent` says which methods may run
+ * twice, and `classify` reads ky's error into a Failure. ky's defaults are left unset on purpose: ky
+ * normalises the retry object on every call, so each key costs every request.
  */
 export function retryPolicy(
   limit: number,
   idempotent: (method: string) => boolean,
-  classify: (error: Error) => { failure: Failure; method: string },
+  classify: (error: Error) => { failure: Failure; request: Request | undefined },
+  onRetry: OnRetry,
 ): RetryPolicy {
   return {
     limit,
     methods: ['get', 'put', 'patch', 'delete', 'post'],
-    statusCodes: [...RETRY_STATUSES],
-    afterStatusCodes: [429, 503],
     retryOnTimeout: true,
-    maxRetryAfter: MAX_RETRY_AFTER_MS,
-    backoffLimit: BACKOFF_CAP_MS,
     // ky draws `random × delay` and then caps it; full jitter below the capped step keeps the cap's spread.
     jitter: (delay) => Math.random() * Math.min(delay, BACKOFF_CAP_MS),
-    shouldRetry: ({ error }) => {
-      const { failure, method } = classify(error);
-      return shouldRetry(failure, idempotent(method));
+    // ky asks only once the limit and `methods` allow a retry, and every answer here is final (ky's own
+    // rules agree with each `undefined`), so a retry is logged here: no hook needs merging into every call.
+    shouldRetry: ({ error, retryCount }) => {
+      const { failure, request } = classify(error);
+      const verdict = shouldRetry(failure, idempotent(request?.method ?? ''));
+      if (verdict !== false) onRetry(failure, retryCount, limit, request);
+      return verdict;
     },
   };
 }

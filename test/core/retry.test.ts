@@ -269,7 +269,13 @@ describe('shouldRetry (ky: false refuses, true backs off, undefined lets ky deci
     expect(shouldRetry(status(503), true)).toBeUndefined();
     expect(shouldRetry(status(429, { 'retry-after': '60' }), true)).toBeUndefined();
     expect(shouldRetry({ kind: 'timeout' }, true)).toBeUndefined();
-    expect(shouldRetry(status(404), true)).toBeUndefined();
+  });
+
+  it("refuses what ky must not retry, and backs off on the 5xx outside ky's short list", () => {
+    expect(shouldRetry(status(404), true)).toBe(false);
+    expect(shouldRetry(status(413, { 'retry-after': '1' }), true)).toBe(false);
+    expect(shouldRetry(status(501), true)).toBe(true);
+    expect(shouldRetry(status(599), true)).toBe(true);
   });
 
   it('retries any network failure of an idempotent call, with backoff', () => {
