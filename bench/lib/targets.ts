@@ -1,0 +1,67 @@
+// The targets, each with this run's figure and whether it is met.
+import type { LatencyFigures } from '../scenarios/latency.ts';
+import type { SizeFigures } from '../scenarios/size.ts';
+import type { ThroughputFigures } from '../scenarios/throughput.ts';
+import type { WalkFigures } from '../scenarios/walk.ts';
+import { fx, kb } from './stats.ts';
+
+export interface Figures {
+  latency: Record<string, LatencyFigures>;
+  throughput: Record<string, ThroughputFigures>;
+  walk: { sdk: WalkFigures };
+  walkTotal: number;
+  size: SizeFigures;
+}
+
+/** SDK / bare ky latency (ratio of the medians) at most this, by call. */
+const LATENCY_VS_KY: Record<string, number> = {
+  'pixels.get': 1.05,
+  'pixels.list (100)': 1.1,
+  'items.list (59)': 1.1,
+  'purchases.validate': 1.1,
+};
+const THROUGHPUT_VS_KY = 0.95;
+const HEAP_MB = 20;
+const BROTLI_KB = 34;
+
+export function targets(f: Figures): string[] {
+  const rows: [string, string, boolean][] = [];
+  for (const [name, max] of Object.entries(LATENCY_VS_KY)) {
+    const r = f.latency[name]?.sdkKy ?? Number.NaN;
+    rows.push([`SDK / bare ky, ${name}`, `${fx(r)}× (≤ ${fx(max)}×)`, r <= max]);
+  }
+  for (const [name, t] of Object.entries(f.throughput)) {
+    rows.push([
+      `throughput c=64 SDK / bare ky, ${name}`,
+      `${fx(t.sdkKy)}× (≥ ${fx(THROUGHPUT_VS_KY)}×)`,
+      t.sdkKy >= THROUGHPUT_VS_KY,
+    ]);
+  }
+  for (const [name, l] of Object.entries(f.latency)) {
+    rows.push([`SDK / openai, ${name}`, `${fx(l.sdkOpenai)}× (< 1×)`, l.sdkOpenai < 1]);
+  }
+  const w = f.walk.sdk;
+  rows.push(
+    [
+      `heap growth over ${f.walkTotal.toLocaleString('en')} pixels`,
+      `${fx(w.retainedGrowthMb, 1)} MB retained, ${fx(w.peakGrowthMb, 1)} MB peak (< ${HEAP_MB} MB)`,
+      w.retainedGrowthMb < HEAP_MB && w.peakGrowthMb < HEAP_MB,
+    ],
+    [
+      'ESM entry + ky + zod, brotli',
+      `${kb(f.size.brotli)} (≤ ${BROTLI_KB} KB)`,
+      f.size.brotli <= BROTLI_KB * 1024,
+    ],
+  );
+  return [
+    '## Targets',
+    '',
+    'Ratios are against bare ky measured in this run: latency as the ratio of the medians (section 1),',
+    'throughput as the median of the per-round ratios (section 2).',
+    '',
+    '| target | this run | met |',
+    '|---|---:|:---:|',
+    ...rows.map(([name, value, ok]) => `| ${name} | ${value} | ${ok ? 'yes' : '**no**'} |`),
+    '',
+  ];
+}
