@@ -41,3 +41,17 @@ export async function connect(): Promise<Connection> {
     close,
   };
 }
+
+/** The reference server on a free 127.0.0.1 port, over real HTTP: its URL, one key per API, a purchase code. */
+export async function referenceServer() {
+  const reference = createReferenceServer();
+  const { url, close } = await listen(reference, { port: 0 });
+  return {
+    url,
+    managementKey: reference.keys.management[0] as string,
+    catalogKey: reference.keys.catalog[0] as string,
+    purchaseCode: reference.fixtures.purchaseCodes.supported,
+    reference,
+    close,
+  };
+}

@@ -60,6 +60,8 @@ export class HttpClient {
   readonly #logAttempts: boolean;
   readonly #retries = new Map<number, RetryPolicy>();
   #send: Send = (request, init) => globalThis.fetch(request, init);
+  // Whether an afterResponse hook of the instance or the client clones answers (see readingFetch).
+  #rebuild = false;
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
@@ -73,6 +75,7 @@ export class HttpClient {
       // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
       if (custom) this.#send = (request) => custom(request);
       else if (inherited) this.#send = (request, init) => inherited(request, init);
+      this.#rebuild = Boolean(options.hooks?.afterResponse?.length || parent.hooks?.afterResponse?.length);
       return {
         prefix: `${options.apiRoot}/`,
         headers: {
@@ -92,7 +95,7 @@ export class HttpClient {
         // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
         redirect: 'manual',
         ...(options.hooks ? { hooks: options.hooks } : {}),
-        fetch: readingFetch((request, init) => this.#send(request, init)),
+        fetch: readingFetch((request, init) => this.#send(request, init), this.#rebuild),
       };
     });
   }
@@ -154,14 +157,23 @@ export class HttpClient {
     const kyOptions: KyOptions = { method };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = options.headers;
-    if (options.hooks) kyOptions.hooks = options.hooks;
+    if (options.hooks) {
+      kyOptions.hooks = options.hooks;
+      // An afterResponse hook of the call's own clones each answer: it needs one with a body to read.
+      if (options.hooks.afterResponse?.length && !this.#rebuild)
+        kyOptions.fetch = readingFetch(this.#send, true);
+    }
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
     if (options.maxRetries !== undefined)
       kyOptions.retry = replaceOption(this.#retry(retryCount(options.maxRetries, 'maxRetries')));
     // One line per attempt, numbered per call: a per-call fetch, only when info lines are logged at all.
-    if (this.#logAttempts) kyOptions.fetch = readingFetch(loggingFetch(this.#send, this.#log));
+    if (this.#logAttempts)
+      kyOptions.fetch = readingFetch(
+        loggingFetch(this.#send, this.#log),
+        this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
+      );
     return kyOptions;
   }
 

@@ -25,38 +25,52 @@ export function failedRequest(error: unknown): Request | undefined {
 /**
  * Wraps `send` so each attempt resolves only once its body is read. ky's timeout then covers the body, and a
  * stalled body is retried like a stalled header; the SDK gets an answer already read (`readText`).
+ *
+ * A success is handed on as it came, its body used: nothing after ky reads it, and rebuilding it costs every
+ * call. An error answer is rebuilt, because ky reads its body for `HTTPError.data`; so is every answer when
+ * `rebuild` says an `afterResponse` hook will clone it.
  */
 export function readingFetch(
   send: Send,
+  rebuild = false,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     // ky always passes a Request; anything else is made one, so `send` can rely on it.
     const request = input instanceof Request ? input : new Request(input, init);
     let response: Response;
-    let bytes: Uint8Array<ArrayBuffer>;
+    let text: string;
+    let bytes: Uint8Array<ArrayBuffer> | undefined;
     try {
       response = await send(request, init);
       // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
       if (response.type === 'opaqueredirect') return response;
-      bytes = new Uint8Array(await response.arrayBuffer());
+      if (response.ok && !rebuild) text = await response.text();
+      else {
+        bytes = new Uint8Array(await response.arrayBuffer());
+        text = UTF8.decode(bytes);
+      }
     } catch (error) {
       // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
       if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
       throw error;
     }
-    // The answer is rebuilt from the bytes (not the text): no second UTF-8 encoding of the body.
-    const text = UTF8.decode(bytes);
-    const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: wholeRetryAfter(response.headers),
-    });
-    // The login-redirect check reads these; a Response built here has neither.
-    if (response.redirected) Object.defineProperty(answer, 'redirected', { value: true });
-    if (response.url) Object.defineProperty(answer, 'url', { value: response.url });
+    const answer = bytes === undefined ? response : rebuilt(response, bytes);
     texts.set(answer, text);
     return answer;
   };
+}
+
+/** The answer again, from its bytes (not its text: no second UTF-8 encoding of the body). */
+function rebuilt(response: Response, bytes: Uint8Array<ArrayBuffer>): Response {
+  const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: wholeRetryAfter(response.headers),
+  });
+  // The login-redirect check reads these; a Response built here has neither.
+  if (response.redirected) Object.defineProperty(answer, 'redirected', { value: true });
+  if (response.url) Object.defineProperty(answer, 'url', { value: response.url });
+  return answer;
 }
 
 /** ky reads Retry-After as whole seconds or a date only: a decimal one is rounded up, never waited short. */

@@ -68,4 +68,44 @@ describe('examples', () => {
     },
     60_000,
   );
+
+  it('examples/tracing.ts sends one trace across a retry, a new span per attempt', async () => {
+    const { stdout } = await example('tracing');
+    const sent = [
+      ...stdout.matchAll(/^attempt (\d): (\d+), traceparent 00-([0-9a-f]{32})-([0-9a-f]{16})-01$/gm),
+    ];
+    expect(sent.map((m) => [m[1], m[2]])).toEqual([
+      ['0', '503'],
+      ['1', '200'],
+    ]);
+    expect(sent[0]?.[3]).toBe(sent[1]?.[3]);
+    expect(sent[0]?.[4]).not.toBe(sent[1]?.[4]);
+    expect(stdout).toMatch(/^pixel #1 /m);
+  }, 60_000);
+
+  it('examples/metrics.ts records each attempt with its status and number, the Catalog key redacted', async () => {
+    const { stdout } = await example('metrics');
+    const lines = stdout.split('\n').filter((line) => / → \d+ \(attempt \d\) in [\d.]+ ms$/.test(line));
+    expect(lines.map((line) => line.replace(/http:\/\/127\.0\.0\.1:\d+/, '').replace(/ in .*$/, ''))).toEqual(
+      [
+        'GET /api/v1/pixels?per_page=10 → 503 (attempt 1)',
+        'GET /api/v1/pixels?per_page=10 → 200 (attempt 2)',
+        'GET /api/items/all?api_key=*** → 200 (attempt 1)',
+        'POST /api/purchases/validation → 200 (attempt 1)',
+      ],
+    );
+    expect(stdout).toContain('4 attempts recorded; Catalog key in a recorded URL: no');
+  }, 60_000);
+
+  it('examples/wrapper.ts shares one ky instance across both clients', async () => {
+    const { stdout } = await example('wrapper');
+    expect(stdout).toMatch(
+      /^\[acme\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\?type=facebook&per_page=100 → 200 \(try 1\)$/m,
+    );
+    expect(stdout).toMatch(
+      /^\[acme\] POST http:\/\/127\.0\.0\.1:\d+\/api\/purchases\/validation → 404 \(try 1\)$/m,
+    );
+    expect(stdout).toContain('licensed: true');
+    expect(stdout).toContain('licensed (unknown code): false');
+  }, 60_000);
 });
