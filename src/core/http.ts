@@ -6,14 +6,13 @@ import ky, {
   type Options as KyOptions,
   replaceOption,
 } from 'ky';
-import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import { VERSION } from '../version.js';
+import { answerError, parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { type Answer, decodeAnswer, statusError } from './error-map.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  type APIError,
   APIUserAbortError,
   ContentPlatformError,
   InternalServerError,
@@ -22,13 +21,7 @@ import { createLog, type Log, loggingFetch } from './log.js';
 import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { failedRequest, readingFetch, readText, type Send } from './read-fetch.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
-import {
-  connectionError,
-  isRedirect,
-  notJsonError,
-  redirectError,
-  validationError,
-} from './response-errors.js';
+import { connectionError } from './response-errors.js';
 import {
   connectionCode,
   type Failure,
@@ -37,7 +30,6 @@ import {
   retryPolicy,
   retryReason,
 } from './retry.js';
-import { compiled, PARSE_CONTEXT } from './schema.js';
 
 export type { Hooks, KyInstance } from 'ky';
 export type { Body, Call, Query } from './request.js';
@@ -48,7 +40,7 @@ export interface ApiConfig extends Encoding {
   /** Methods safe to send twice: a POST only where the API makes it read-only. */
   retryMethods: readonly Lowercase<Method>[];
   /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
-  readError(answer: Answer, path: string): APIError | undefined;
+  readError: ReadError;
 }
 
 /** The only door to the network: one ky instance per client, every failure mapped, every body validated. */
@@ -60,7 +52,7 @@ export class HttpClient {
   readonly #logAttempts: boolean;
   readonly #retries = new Map<number, RetryPolicy>();
   #send: Send = (request, init) => globalThis.fetch(request, init);
-  // Whether an afterResponse hook of the instance or the client clones answers (see readingFetch).
+  // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   #rebuild = false;
 
   constructor(options: ResolvedOptions, api: ApiConfig) {
@@ -75,7 +67,11 @@ export class HttpClient {
       // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
       if (custom) this.#send = (request) => custom(request);
       else if (inherited) this.#send = (request, init) => inherited(request, init);
-      this.#rebuild = Boolean(options.hooks?.afterResponse?.length || parent.hooks?.afterResponse?.length);
+      this.#rebuild = Boolean(
+        options.hooks?.afterResponse?.length ||
+          parent.hooks?.afterResponse?.length ||
+          parent.onDownloadProgress,
+      );
       return {
         prefix: `${options.apiRoot}/`,
         headers: {
@@ -141,15 +137,13 @@ export class HttpClient {
     } catch (error) {
       throw this.#logged(this.#failure(error, label, path, options.signal));
     }
-    const answer = decodeAnswer(response, text, label);
-    const envelopeError = this.#api.readError(answer, path);
-    if (envelopeError) throw envelopeError;
-    // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
-    const scrubbed = () => decodeAnswer(response, text, label, this.#options.apiKey);
-    if (!answer.isJson) throw notJsonError(scrubbed(), response);
-    const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
-    if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
-    return { data: parsed.data, response };
+    const data = parseAnswer(
+      { response, text, label, path },
+      schema,
+      this.#api.readError,
+      this.#options.apiKey,
+    );
+    return { data, response };
   }
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
@@ -157,23 +151,17 @@ export class HttpClient {
     const kyOptions: KyOptions = { method };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = options.headers;
-    if (options.hooks) {
-      kyOptions.hooks = options.hooks;
-      // An afterResponse hook of the call's own clones each answer: it needs one with a body to read.
-      if (options.hooks.afterResponse?.length && !this.#rebuild)
-        kyOptions.fetch = readingFetch(this.#send, true);
-    }
+    if (options.hooks) kyOptions.hooks = options.hooks;
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
     if (options.maxRetries !== undefined)
       kyOptions.retry = replaceOption(this.#retry(retryCount(options.maxRetries, 'maxRetries')));
+    // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
+    const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
     // One line per attempt, numbered per call: a per-call fetch, only when info lines are logged at all.
-    if (this.#logAttempts)
-      kyOptions.fetch = readingFetch(
-        loggingFetch(this.#send, this.#log),
-        this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
-      );
+    if (this.#logAttempts) kyOptions.fetch = readingFetch(loggingFetch(this.#send, this.#log), rebuild);
+    else if (rebuild !== this.#rebuild) kyOptions.fetch = readingFetch(this.#send, true);
     return kyOptions;
   }
 
@@ -197,13 +185,6 @@ export class HttpClient {
     return policy;
   }
 
-  /** A non-2xx answer: a redirect, the API's own error envelope, or the status class. */
-  #statusFailure(response: Response, text: string, label: string, path: string): APIError {
-    const answer = decodeAnswer(response, text, label, this.#options.apiKey);
-    if (isRedirect(response)) return redirectError(answer, response);
-    return this.#api.readError(answer, path) ?? statusError(answer);
-  }
-
   /** A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's. */
   #logged(failure: unknown): unknown {
     if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
@@ -217,7 +198,11 @@ export class HttpClient {
     if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
     if (isHTTPError(error)) {
       const text = readText(error.response) ?? (typeof error.data === 'string' ? error.data : '');
-      return this.#statusFailure(error.response, text, label, path);
+      return answerError(
+        { response: error.response, text, label, path },
+        this.#api.readError,
+        this.#options.apiKey,
+      );
     }
     if (isTimeoutError(error)) {
       return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);

@@ -29,6 +29,9 @@ export interface Outgoing {
 
 /** Builds the path-and-query input and the encoded body of one call. */
 export function outgoing(path: string, call: Call, encoding: Encoding, apiKey: string): Outgoing {
+  // The common call (a bearer GET or DELETE by id) has nothing to encode.
+  if (call.query === undefined && call.body === undefined && encoding.credentials.kind === 'bearer')
+    return { input: path };
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(call.query ?? {})) {
     if (value !== undefined) query.append(key, String(value));
