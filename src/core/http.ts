@@ -197,7 +197,10 @@ export class HttpClient {
     if (error instanceof ContentPlatformError) return error;
     if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
     if (isHTTPError(error)) {
-      const text = readText(error.response) ?? (typeof error.data === 'string' ? error.data : '');
+      // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
+      const { data } = error;
+      const text =
+        readText(error.response) ?? (typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
       return answerError(
         { response: error.response, text, label, path },
         this.#api.readError,

@@ -134,6 +134,17 @@ describe('hooks (client and call)', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect(afterResponse).toHaveBeenCalledTimes(1);
   });
+
+  it('maps an error answer that a hook made itself, body included', async () => {
+    flaky(0);
+    const hooks: Hooks = {
+      afterResponse: [() => Response.json({ message: 'Hidden by the gateway.' }, { status: 404 })],
+    };
+    const error = await failure(mgmt({ hooks }).pixels.get(1));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe('GET pixels/1 failed with 404: "Hidden by the gateway."');
+    expect((error as NotFoundError).body).toEqual({ message: 'Hidden by the gateway.' });
+  });
 });
 
 describe('a user ky instance (ky option)', () => {
