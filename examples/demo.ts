@@ -1,7 +1,8 @@
 /**
  * A tour of the SDK: all fourteen operations over real HTTP, and each typed error being caught.
- * By default it starts the reference server on a free 127.0.0.1 port; with CONTENT_PLATFORM_BASE_URL /
- * CONTENT_PLATFORM_SITE_URL and CONTENT_PLATFORM_API_KEY set, the same tour runs against that server.
+ * By default it starts the reference server on a free 127.0.0.1 port; with CONTENT_PLATFORM_BASE_URL and
+ * CONTENT_PLATFORM_MANAGEMENT_API_KEY, CONTENT_PLATFORM_SITE_URL and CONTENT_PLATFORM_CATALOG_API_KEY set, the same
+ * tour runs against those servers.
  * Run: npm run demo
  */
 import {

@@ -1,7 +1,7 @@
 /**
- * Where the examples run: against a real server when `CONTENT_PLATFORM_BASE_URL` / `CONTENT_PLATFORM_SITE_URL`
- * and `CONTENT_PLATFORM_API_KEY` are set, else against the reference server, started here on a free
- * 127.0.0.1 port and reached over real HTTP.
+ * Where the examples run: against the real servers when both APIs are configured (`CONTENT_PLATFORM_BASE_URL` and
+ * `CONTENT_PLATFORM_MANAGEMENT_API_KEY`, `CONTENT_PLATFORM_SITE_URL` and `CONTENT_PLATFORM_CATALOG_API_KEY`), else
+ * against the reference server, started here on a free 127.0.0.1 port and reached over real HTTP.
  */
 import { CatalogClient, ManagementClient } from 'content-platform-sdk';
 import { createReferenceServer, listen, type ReferenceServer } from 'content-platform-sdk/testing';
@@ -20,12 +20,18 @@ export interface Connection {
 /** Connects to the configured server, or starts the reference server on loopback. */
 export async function connect(): Promise<Connection> {
   const env = process.env;
-  if (env.CONTENT_PLATFORM_API_KEY && (env.CONTENT_PLATFORM_BASE_URL || env.CONTENT_PLATFORM_SITE_URL)) {
+  const configured = [
+    'CONTENT_PLATFORM_BASE_URL',
+    'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
+    'CONTENT_PLATFORM_SITE_URL',
+    'CONTENT_PLATFORM_CATALOG_API_KEY',
+  ].every((name) => env[name]);
+  if (configured) {
     return {
       mgmt: new ManagementClient(),
       catalog: new CatalogClient(),
       reference: undefined,
-      target: `${env.CONTENT_PLATFORM_BASE_URL ?? '(no base URL)'} / ${env.CONTENT_PLATFORM_SITE_URL ?? '(no site URL)'}`,
+      target: `${env.CONTENT_PLATFORM_BASE_URL} / ${env.CONTENT_PLATFORM_SITE_URL}`,
       close: async () => {},
     };
   }

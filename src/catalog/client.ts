@@ -36,7 +36,13 @@ export class CatalogClient {
   constructor(options: CatalogClientOptions = {}) {
     const resolved = resolveOptions(
       { ...options },
-      { client: 'CatalogClient', urlOption: 'siteUrl', urlEnv: 'CONTENT_PLATFORM_SITE_URL', apiPath: '/api' },
+      {
+        client: 'CatalogClient',
+        urlOption: 'siteUrl',
+        urlEnv: 'CONTENT_PLATFORM_SITE_URL',
+        keyEnv: 'CONTENT_PLATFORM_CATALOG_API_KEY',
+        apiPath: '/api',
+      },
     );
     const http = new HttpClient(resolved, {
       credentials: { kind: 'param', name: 'api_key' },

@@ -21,7 +21,10 @@ export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response
 
 /** Options shared by both clients. Every field is optional; see each client for its URL option. */
 export interface ClientOptions {
-  /** The workspace API key. Defaults to `process.env.CONTENT_PLATFORM_API_KEY`. Server-side only. */
+  /**
+   * The API key. Defaults to the client's own variable: `CONTENT_PLATFORM_MANAGEMENT_API_KEY` (Management) or
+   * `CONTENT_PLATFORM_CATALOG_API_KEY` (Catalog); neither client reads the other's. Server-side only.
+   */
   apiKey?: string | undefined;
   /** Milliseconds to wait for each attempt before it times out. Default 60 000. */
   timeout?: number | undefined;
@@ -97,6 +100,8 @@ export interface ClientKind {
   urlOption: string;
   /** Environment variable holding the URL. */
   urlEnv: string;
+  /** Environment variable holding this API's key (never the other API's). */
+  keyEnv: string;
   /** Path the SDK appends (`/api/v1` / `/api`). */
   apiPath: string;
 }
@@ -136,10 +141,10 @@ export function resolveOptions(
       'dangerouslyAllowBrowser',
     );
   }
-  const apiKey = options.apiKey ?? env('CONTENT_PLATFORM_API_KEY');
+  const apiKey = options.apiKey ?? env(kind.keyEnv);
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new InvalidParamsError(
-      `${kind.client} needs an API key: pass \`apiKey\` or set CONTENT_PLATFORM_API_KEY.`,
+      `${kind.client} needs an API key: pass \`apiKey\` or set ${kind.keyEnv}.`,
       'apiKey',
     );
   }

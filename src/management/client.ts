@@ -42,6 +42,7 @@ export class ManagementClient {
           client: 'ManagementClient',
           urlOption: 'baseUrl',
           urlEnv: 'CONTENT_PLATFORM_BASE_URL',
+          keyEnv: 'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
           apiPath: '/api/v1',
         },
       ),

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   APIPromise,
   CatalogClient,
@@ -37,11 +37,21 @@ describe('CatalogClient', () => {
     expect(() => new CatalogClient({ apiKey: KEY })).toThrow(/siteUrl|CONTENT_PLATFORM_SITE_URL/);
   });
 
+  it('does not take the Management key from the environment: it fails at construction, naming its variable', () => {
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'management-key');
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'shared-key');
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', '');
+    expect(() => new CatalogClient({ siteUrl: SITE })).toThrow(
+      'CatalogClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_CATALOG_API_KEY.',
+    );
+    expect(msw.captured).toHaveLength(0);
+  });
+
   it('reads the key and the site URL from the environment', async ({ onTestFinished }) => {
-    process.env.CONTENT_PLATFORM_API_KEY = KEY;
+    process.env.CONTENT_PLATFORM_CATALOG_API_KEY = KEY;
     process.env.CONTENT_PLATFORM_SITE_URL = SITE;
     onTestFinished(() => {
-      delete process.env.CONTENT_PLATFORM_API_KEY;
+      delete process.env.CONTENT_PLATFORM_CATALOG_API_KEY;
       delete process.env.CONTENT_PLATFORM_SITE_URL;
     });
     msw.use(http.get(`${API}/items/all`, () => HttpResponse.json(ok('items', []))));

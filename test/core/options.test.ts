@@ -42,19 +42,41 @@ describe('resolveOptions', () => {
     expect(resolveOptions({ apiKey: 'k', siteUrl }, CATALOG_KIND).apiRoot).toBe(root);
   });
 
-  it('falls back to the environment for the key and the URLs', () => {
-    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'env-key');
+  it('falls back to the environment: each API its own key variable, and the URLs', () => {
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'management-key');
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', 'catalog-key');
     vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
     vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://shop.example.com');
     expect(resolveOptions({}, MANAGEMENT_KIND)).toMatchObject({
-      apiKey: 'env-key',
+      apiKey: 'management-key',
       apiRoot: 'https://env.example.com/api/v1',
     });
-    expect(resolveOptions({}, CATALOG_KIND).apiRoot).toBe('https://shop.example.com/api');
+    expect(resolveOptions({}, CATALOG_KIND)).toMatchObject({
+      apiKey: 'catalog-key',
+      apiRoot: 'https://shop.example.com/api',
+    });
+  });
+
+  it("never falls back to the other API's key, nor to the shared CONTENT_PLATFORM_API_KEY", () => {
+    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'shared-key');
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'management-key');
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', '');
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://shop.example.com');
+    const error = failure(() => resolveOptions({}, CATALOG_KIND));
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error.message).toBe(
+      'CatalogClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_CATALOG_API_KEY.',
+    );
+    expect(error.param).toBe('apiKey');
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', '');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
+    expect(failure(() => resolveOptions({}, MANAGEMENT_KIND)).message).toBe(
+      'ManagementClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_MANAGEMENT_API_KEY.',
+    );
   });
 
   it('prefers explicit options over the environment', () => {
-    vi.stubEnv('CONTENT_PLATFORM_API_KEY', 'env-key');
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'env-key');
     vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
     expect(
       resolveOptions({ apiKey: 'mine', baseUrl: 'https://mine.example.com' }, MANAGEMENT_KIND),
@@ -119,10 +141,10 @@ describe('resolveOptions', () => {
   });
 
   it('fails at construction without a key, naming the option and the variable', () => {
-    vi.stubEnv('CONTENT_PLATFORM_API_KEY', '');
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', '');
     const error = failure(() => resolveOptions({ baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND));
     expect(error.message).toBe(
-      'ManagementClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_API_KEY.',
+      'ManagementClient needs an API key: pass `apiKey` or set CONTENT_PLATFORM_MANAGEMENT_API_KEY.',
     );
     expect(error.param).toBe('apiKey');
     expect(

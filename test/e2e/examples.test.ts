@@ -7,7 +7,8 @@ const run = promisify(execFile);
 /** Runs an example as a user would (`npx tsx examples/<name>.ts`), with no server configured. */
 async function example(name: string) {
   const env = { ...process.env };
-  delete env.CONTENT_PLATFORM_API_KEY;
+  delete env.CONTENT_PLATFORM_MANAGEMENT_API_KEY;
+  delete env.CONTENT_PLATFORM_CATALOG_API_KEY;
   delete env.CONTENT_PLATFORM_BASE_URL;
   delete env.CONTENT_PLATFORM_SITE_URL;
   return run(process.execPath, ['--import', 'tsx', `examples/${name}.ts`], { env, timeout: 60_000 });

@@ -9,6 +9,7 @@ export const MANAGEMENT_KIND = {
   client: 'ManagementClient',
   urlOption: 'baseUrl',
   urlEnv: 'CONTENT_PLATFORM_BASE_URL',
+  keyEnv: 'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
   apiPath: '/api/v1',
 } as const;
 
@@ -16,6 +17,7 @@ export const CATALOG_KIND = {
   client: 'CatalogClient',
   urlOption: 'siteUrl',
   urlEnv: 'CONTENT_PLATFORM_SITE_URL',
+  keyEnv: 'CONTENT_PLATFORM_CATALOG_API_KEY',
   apiPath: '/api',
 } as const;
 

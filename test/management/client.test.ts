@@ -25,7 +25,7 @@ describe('ManagementClient', () => {
   });
 
   it('fails at construction without a key or a URL', () => {
-    vi.stubEnv('CONTENT_PLATFORM_API_KEY', '');
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', '');
     vi.stubEnv('CONTENT_PLATFORM_BASE_URL', '');
     expect(() => new ManagementClient({ baseUrl: BASE_URL })).toThrow(InvalidParamsError);
     expect(() => new ManagementClient({ apiKey: SECRET })).toThrow(
@@ -34,7 +34,7 @@ describe('ManagementClient', () => {
   });
 
   it('reads the key and URL from the environment and appends /api/v1', async () => {
-    vi.stubEnv('CONTENT_PLATFORM_API_KEY', SECRET);
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', SECRET);
     vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://links.example.com/');
     msw.use(http.get(`${ROOT}/pixels/1`, () => laravel(showBody(wirePixel()))));
     await new ManagementClient().pixels.get(1);
