@@ -7,7 +7,6 @@ import ky, {
   replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { VERSION } from '../version.js';
 import { answerError, parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
@@ -18,7 +17,7 @@ import {
   InternalServerError,
 } from './errors.js';
 import { createLog, type Log, loggingFetch } from './log.js';
-import { positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
+import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { failedRequest, readingFetch, readText, type Send } from './read-fetch.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
 import { connectionError } from './response-errors.js';
@@ -76,7 +75,7 @@ export class HttpClient {
         prefix: `${options.apiRoot}/`,
         headers: {
           accept: 'application/json',
-          'user-agent': `content-platform-sdk/${VERSION}`,
+          'user-agent': options.userAgent,
           ...options.headers,
           ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
         },
@@ -150,7 +149,7 @@ export class HttpClient {
   #callOptions(method: Method, options: RequestOptions): KyOptions {
     const kyOptions: KyOptions = { method };
     if (options.signal) kyOptions.signal = options.signal;
-    if (options.headers) kyOptions.headers = options.headers;
+    if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
     if (options.hooks) kyOptions.hooks = options.hooks;
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)

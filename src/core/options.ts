@@ -1,3 +1,4 @@
+import { VERSION } from '../version.js';
 import { InvalidParamsError } from './errors.js';
 import type { Hooks, KyInstance } from './http.js';
 
@@ -50,14 +51,32 @@ export interface ClientOptions {
    * A Catalog GET carries `api_key` in its URL (the server reads it nowhere else): log `redactUrl(request.url)`.
    */
   hooks?: Hooks | undefined;
-  /** Extra headers sent with every request. */
+  /**
+   * Extra headers sent with every request. `Authorization` is refused (pass the key as `apiKey`). A
+   * `user-agent` must not be a browser's: the Catalog server redirects browsers to its web pages.
+   */
   headers?: Record<string, string> | undefined;
+  /**
+   * Who is calling, appended to the SDK's `User-Agent` (`content-platform-sdk/0.1.0 acme-wrapper/1.2.3
+   * (+https://acme.example)`), so servers and logs can tell wrappers apart.
+   */
+  appInfo?: AppInfo | undefined;
   /** Where log lines go. Default `console`. */
   logger?: Logger | undefined;
   /** How much to log. Default `process.env.CONTENT_PLATFORM_LOG`, else `'warn'`. */
   logLevel?: LogLevel | undefined;
   /** Allow running in a browser, where the key would be exposed to every visitor. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/** A wrapper's or an application's name for the `User-Agent`: `name/version (+url)`. */
+export interface AppInfo {
+  /** A product token: letters, digits and `!#$%&'*+.^_\`|~-`, e.g. `acme-wrapper`. */
+  name: string;
+  /** Its version, same characters, e.g. `1.2.3`. */
+  version?: string | undefined;
+  /** Where to learn about it, e.g. `https://acme.example/sdk`. */
+  url?: string | undefined;
 }
 
 /** Options for one call; they override the client's for that call only. */
@@ -70,7 +89,7 @@ export interface RequestOptions {
   totalTimeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;
-  /** Extra headers for this call. */
+  /** Extra headers for this call (`Authorization` is refused: the client's `apiKey` authenticates). */
   headers?: Record<string, string> | undefined;
   /** ky hooks for this call only, run after the client's (see `ClientOptions.hooks`). */
   hooks?: Hooks | undefined;
@@ -88,6 +107,8 @@ export interface ResolvedOptions {
   ky: KyInstance | undefined;
   hooks: Hooks | undefined;
   headers: Record<string, string>;
+  /** `content-platform-sdk/<version>`, then the app's product token and URL when `appInfo` is given. */
+  userAgent: string;
   logger: Logger;
   logLevel: LogLevel;
 }
@@ -167,7 +188,8 @@ export function resolveOptions(
     fetch: options.fetch,
     ky: options.ky,
     hooks: options.hooks,
-    headers: { ...options.headers },
+    headers: extraHeaders(options.headers, 'headers'),
+    userAgent: userAgent(options.appInfo),
     logger,
     logLevel,
   };
@@ -238,6 +260,51 @@ function isLoopback(hostname: string): boolean {
     /^127(\.\d{1,3}){3}$/.test(host) ||
     host === '[::1]'
   );
+}
+
+/**
+ * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it.
+ * @throws {InvalidParamsError} naming `param`.
+ */
+export function extraHeaders(
+  headers: Record<string, string> | undefined,
+  param: string,
+): Record<string, string> {
+  const out = { ...headers };
+  if (Object.keys(out).some((name) => name.toLowerCase() === 'authorization')) {
+    throw new InvalidParamsError(
+      `${param} must not set Authorization: pass the key as \`apiKey\`, which the SDK sends the way each API expects.`,
+      param,
+    );
+  }
+  return out;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The SDK's product token, then the caller's (RFC 9110 tokens, so the header stays one valid value). */
+function userAgent(app: AppInfo | undefined): string {
+  const sdk = `content-platform-sdk/${VERSION}`;
+  if (app === undefined) return sdk;
+  const bad = (what: string) =>
+    new InvalidParamsError(
+      `appInfo.${what} must be a product token (letters, digits, . _ - and the like).`,
+      'appInfo',
+    );
+  if (typeof app.name !== 'string' || !TOKEN.test(app.name)) throw bad('name');
+  if (app.version !== undefined && (typeof app.version !== 'string' || !TOKEN.test(app.version)))
+    throw bad('version');
+  let product = app.version === undefined ? app.name : `${app.name}/${app.version}`;
+  if (app.url !== undefined) {
+    if (typeof app.url !== 'string' || !/^https?:\/\/[^\s()]+$/.test(app.url)) {
+      throw new InvalidParamsError(
+        'appInfo.url must be an http(s) URL without spaces or parentheses.',
+        'appInfo',
+      );
+    }
+    product += ` (+${app.url})`;
+  }
+  return `${sdk} ${product}`;
 }
 
 /** Checks a per-call option the same way as the client option of the same name. */

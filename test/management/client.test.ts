@@ -54,4 +54,49 @@ describe('ManagementClient', () => {
     expect(inspect(client, { depth: 10 })).not.toContain(SECRET);
     expect(JSON.stringify(client)).not.toContain(SECRET);
   });
+
+  it('refuses an Authorization header, on the client or a call: the key goes in apiKey', async () => {
+    for (const name of ['Authorization', 'authorization', 'AUTHORIZATION']) {
+      let error: unknown;
+      try {
+        new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, headers: { [name]: 'Bearer other-key' } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect((error as InvalidParamsError).param).toBe('headers');
+      expect((error as Error).message).toBe(
+        'headers must not set Authorization: pass the key as `apiKey`, which the SDK sends the way each API expects.',
+      );
+    }
+    const client = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
+    await expect(
+      client.pixels.get(1, { headers: { authorization: 'Bearer other-key' } }),
+    ).rejects.toBeInstanceOf(InvalidParamsError);
+    expect(msw.captured).toHaveLength(0);
+  });
+
+  it('appends appInfo to the User-Agent, so servers can tell wrappers apart', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => laravel(showBody(wirePixel()))));
+    const appInfo = { name: 'acme-wrapper', version: '1.2.3', url: 'https://acme.example/sdk' };
+    await new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, appInfo }).pixels.get(1);
+    await new ManagementClient({
+      baseUrl: BASE_URL,
+      apiKey: SECRET,
+      appInfo: { name: 'nightly-audit' },
+    }).pixels.get(1);
+    expect(msw.captured.map((c) => c.headers['user-agent'])).toEqual([
+      'content-platform-sdk/0.1.0 acme-wrapper/1.2.3 (+https://acme.example/sdk)',
+      'content-platform-sdk/0.1.0 nightly-audit',
+    ]);
+  });
+
+  it.each([
+    [{ name: 'acme wrapper' }, 'appInfo.name must be a product token'],
+    [{ name: 'acme\r\nx-evil: 1' }, 'appInfo.name must be a product token'],
+    [{ name: 'acme', version: '1.2 beta' }, 'appInfo.version must be a product token'],
+    [{ name: 'acme', url: 'javascript:alert(1)' }, 'appInfo.url must be an http(s) URL'],
+  ])('refuses appInfo %j at construction', (appInfo, message) => {
+    expect(() => new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, appInfo })).toThrow(message);
+  });
 });
