@@ -1,9 +1,11 @@
 import { HttpClient } from '../core/http.js';
-import { type ClientOptions, resolveOptions } from '../core/options.js';
+import { AccountRequestError, AuthenticationError } from '../core/errors.js';
+import { type ClientOptions, type RequestOptions, resolveOptions } from '../core/options.js';
 import { AccountResource } from './account.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
 import { Purchases } from './purchases.js';
+import type { Account } from './schemas.js';
 
 /** Options of `CatalogClient`: the shared client options plus the marketplace's site URL. */
 export interface CatalogClientOptions extends ClientOptions {
@@ -54,5 +56,27 @@ export class CatalogClient {
     this.account = new AccountResource(http);
     this.items = new Items(http);
     this.purchases = new Purchases(http);
+  }
+
+  /**
+   * Checks the key with one request (account details) and resolves to the `Account` it belongs to. Call it at
+   * start-up: with a bad key, items and purchase validation answer like "not found" / "invalid purchase code"
+   * (404), which a batch would take for real answers; only account details says the key itself is refused.
+   * @throws {AuthenticationError} when the server refuses the key (its 401 envelope); `cause` is that envelope's
+   * `AccountRequestError`.
+   */
+  async verifyCredentials(options?: RequestOptions): Promise<Account> {
+    try {
+      return await this.account.details(options);
+    } catch (error) {
+      if (!(error instanceof AccountRequestError) || error.status !== 401) throw error;
+      throw new AuthenticationError({
+        status: error.status,
+        headers: error.headers,
+        body: error.body,
+        message: `CatalogClient.verifyCredentials: the server refused the API key (${error.message})`,
+        cause: error,
+      });
+    }
   }
 }

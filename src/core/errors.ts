@@ -23,6 +23,8 @@ export interface APIErrorInit {
   body: unknown;
   /** Full, human-readable message. */
   message: string;
+  /** The error this one stands for, when it wraps one (`Error.cause`). */
+  cause?: unknown;
 }
 
 /**
@@ -41,7 +43,7 @@ export class APIError extends ContentPlatformError {
   readonly body: unknown;
 
   constructor(init: APIErrorInit) {
-    super(init.message);
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.headers = init.headers;
     this.body = init.body;

@@ -1,5 +1,5 @@
 import { type ApiConfig, HttpClient } from '../core/http.js';
-import { type ClientOptions, resolveOptions } from '../core/options.js';
+import { type ClientOptions, type RequestOptions, resolveOptions } from '../core/options.js';
 import { Domains } from './domains.js';
 import { readManagementError } from './errors.js';
 import { Pixels } from './pixels.js';
@@ -50,5 +50,15 @@ export class ManagementClient {
     );
     this.pixels = new Pixels(http);
     this.domains = new Domains(http);
+  }
+
+  /**
+   * Checks the key with one cheap request (the first page of 10 pixels); resolves when the server accepts it.
+   * Call it at start-up, before a batch: a bad key then fails once, clearly, instead of on every item.
+   * @throws {AuthenticationError} when the server refuses the key (401, or a redirect to its login page).
+   * @throws {PermissionDeniedError} when the key is valid but its plan has no API access (403).
+   */
+  async verifyCredentials(options?: RequestOptions): Promise<void> {
+    await this.pixels.list({ per_page: 10 }, options);
   }
 }
