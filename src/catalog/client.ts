@@ -1,6 +1,6 @@
-import { HttpClient } from '../core/http.js';
 import { AccountRequestError, AuthenticationError } from '../core/errors.js';
-import { type ClientOptions, type RequestOptions, resolveOptions } from '../core/options.js';
+import { HttpClient } from '../core/http.js';
+import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
 import { AccountResource } from './account.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
@@ -30,12 +30,15 @@ export class CatalogClient {
   readonly items: Items;
   /** `purchases.validate(purchaseCode)`. */
   readonly purchases: Purchases;
+  // As given (env fallbacks unresolved), for withOptions; private, so inspect and JSON never show the key.
+  readonly #given: CatalogClientOptions;
 
   /**
    * Resolves the options (env fallbacks included) and checks them; no request is sent.
    * @throws {InvalidParamsError} when the key or the site URL is missing or malformed.
    */
   constructor(options: CatalogClientOptions = {}) {
+    this.#given = { ...options };
     const resolved = resolveOptions(
       { ...options },
       {
@@ -56,6 +59,16 @@ export class CatalogClient {
     this.account = new AccountResource(http);
     this.items = new Items(http);
     this.purchases = new Purchases(http);
+  }
+
+  /**
+   * A new client with `overrides` merged over this one's options (timeouts, retries, headers, hooks, logger,
+   * appInfo…); this client is unchanged. Headers merge per name; hooks run after this client's.
+   * @throws {InvalidParamsError} when the merged options are invalid.
+   * @example const quick = catalog.withOptions({ timeout: 5_000, maxRetries: 0 });
+   */
+  withOptions(overrides: CatalogClientOptions): CatalogClient {
+    return new CatalogClient(mergeOptions(this.#given, overrides));
   }
 
   /**

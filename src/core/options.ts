@@ -307,6 +307,22 @@ function userAgent(app: AppInfo | undefined): string {
   return `${sdk} ${product}`;
 }
 
+/**
+ * The options of a derived client: `overrides` over `base`, key by key, except `headers` (merged, an override
+ * wins per header) and `hooks` (each list appended after the base's, so a derived client keeps its parent's hooks).
+ */
+export function mergeOptions<T extends ClientOptions>(base: T, overrides: T): T {
+  const merged: T = { ...base, ...overrides };
+  if (base.headers || overrides.headers) merged.headers = { ...base.headers, ...overrides.headers };
+  if (base.hooks && overrides.hooks) {
+    const hooks: Record<string, unknown[]> = { ...base.hooks } as Record<string, unknown[]>;
+    for (const [name, list] of Object.entries(overrides.hooks))
+      hooks[name] = [...(hooks[name] ?? []), ...(list ?? [])];
+    merged.hooks = hooks as Hooks;
+  }
+  return merged;
+}
+
 /** Checks a per-call option the same way as the client option of the same name. */
 export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {

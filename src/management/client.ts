@@ -1,5 +1,5 @@
 import { type ApiConfig, HttpClient } from '../core/http.js';
-import { type ClientOptions, type RequestOptions, resolveOptions } from '../core/options.js';
+import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
 import { Domains } from './domains.js';
 import { readManagementError } from './errors.js';
 import { Pixels } from './pixels.js';
@@ -32,9 +32,12 @@ export class ManagementClient {
   readonly pixels: Pixels;
   /** Custom domains: list, get, create, update, delete. */
   readonly domains: Domains;
+  // As given (env fallbacks unresolved), for withOptions; private, so inspect and JSON never show the key.
+  readonly #given: ManagementClientOptions;
 
   /** Checks the options at once: a missing key or URL throws here, not at the first call. */
   constructor(options: ManagementClientOptions = {}) {
+    this.#given = { ...options };
     const http = new HttpClient(
       resolveOptions(
         { ...options },
@@ -50,6 +53,16 @@ export class ManagementClient {
     );
     this.pixels = new Pixels(http);
     this.domains = new Domains(http);
+  }
+
+  /**
+   * A new client with `overrides` merged over this one's options (timeouts, retries, headers, hooks, logger,
+   * appInfo…); this client is unchanged. Headers merge per name; hooks run after this client's.
+   * @throws {InvalidParamsError} when the merged options are invalid.
+   * @example const patient = mgmt.withOptions({ timeout: 120_000, maxRetries: 5 });
+   */
+  withOptions(overrides: ManagementClientOptions): ManagementClient {
+    return new ManagementClient(mergeOptions(this.#given, overrides));
   }
 
   /**

@@ -1,0 +1,84 @@
+import { CatalogClient, InvalidParamsError, ManagementClient } from 'content-platform-sdk';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { anItem, ok } from '../catalog/fixtures.js';
+import { failure } from '../helpers/failure.js';
+import { useMsw } from '../helpers/msw.js';
+import { BASE_URL, laravel, ROOT, SECRET, showBody, wirePixel } from '../management/fixtures.js';
+
+const msw = useMsw();
+const SITE = 'https://market.example.com';
+
+describe('ManagementClient.withOptions', () => {
+  it('derives a client with the overrides merged over the options; the original is unchanged', async () => {
+    let calls = 0;
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json({ message: 'busy' }, { status: 503 })
+          : laravel(showBody(wirePixel({ id: 1 })));
+      }),
+    );
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const order: string[] = [];
+    const base = new ManagementClient({
+      baseUrl: BASE_URL,
+      apiKey: SECRET,
+      maxRetries: 0,
+      logLevel: 'off',
+      headers: { 'x-team': 'growth', 'x-env': 'prod' },
+      hooks: { beforeRequest: [() => void order.push('base')] },
+    });
+    const derived = base.withOptions({
+      maxRetries: 1,
+      headers: { 'x-env': 'staging' },
+      appInfo: { name: 'nightly-audit', version: '2.0.0' },
+      hooks: { beforeRequest: [() => void order.push('derived')] },
+    });
+    expect(derived).toBeInstanceOf(ManagementClient);
+    expect(derived).not.toBe(base);
+
+    expect((await derived.pixels.get(1)).id).toBe(1);
+    expect(msw.captured).toHaveLength(2);
+    expect(msw.captured[1]?.headers).toMatchObject({
+      'x-team': 'growth',
+      'x-env': 'staging',
+      'user-agent': 'content-platform-sdk/0.1.0 nightly-audit/2.0.0',
+      authorization: `Bearer ${SECRET}`,
+    });
+    expect(order).toEqual(['base', 'derived']);
+
+    calls = 0;
+    msw.captured.length = 0;
+    order.length = 0;
+    expect((await failure(base.pixels.get(1))).name).toBe('InternalServerError');
+    expect(msw.captured).toHaveLength(1);
+    expect(msw.captured[0]?.headers).toMatchObject({
+      'x-env': 'prod',
+      'user-agent': 'content-platform-sdk/0.1.0',
+    });
+    expect(order).toEqual(['base']);
+  });
+
+  it('checks the merged options like a constructor does', () => {
+    const base = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
+    expect(() => base.withOptions({ timeout: -1 })).toThrow(InvalidParamsError);
+    expect(() => base.withOptions({ headers: { Authorization: 'Bearer x' } })).toThrow(InvalidParamsError);
+  });
+});
+
+describe('CatalogClient.withOptions', () => {
+  it('keeps the key and site, and applies the overrides', async () => {
+    msw.use(http.get(`${SITE}/api/items/all`, () => HttpResponse.json(ok('items', [anItem()]))));
+    const base = new CatalogClient({ siteUrl: SITE, apiKey: 'cat-key', logLevel: 'off' });
+    const derived = base.withOptions({ headers: { 'x-job': 'audit' } });
+    expect(derived).toBeInstanceOf(CatalogClient);
+    await derived.items.list();
+    await base.items.list();
+    expect(msw.captured.map((c) => [c.url, c.headers['x-job']])).toEqual([
+      [`${SITE}/api/items/all?api_key=cat-key`, 'audit'],
+      [`${SITE}/api/items/all?api_key=cat-key`, undefined],
+    ]);
+  });
+});
