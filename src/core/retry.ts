@@ -111,7 +111,8 @@ export function retryPolicy(
     limit,
     methods: ['get', 'put', 'patch', 'delete', 'post'],
     retryOnTimeout: true,
-    // ky draws `random × delay` and then caps it; full jitter below the capped step keeps the cap's spread.
+    // ky's own `jitter: true` draws below the uncapped step, then caps it (piling waits at 8 s); this draws below
+    // the capped step, so waits stay spread up to the cap.
     jitter: (delay) => Math.random() * Math.min(delay, BACKOFF_CAP_MS),
     // ky asks only once the limit and `methods` allow a retry, and every answer here is final (ky's own
     // rules agree with each `undefined`), so a retry is logged here: no hook needs merging into every call.

@@ -178,6 +178,15 @@ describe('a user ky instance (ky option)', () => {
     expect(msw.captured).toHaveLength(0);
   });
 
+  it("keeps the instance's onDownloadProgress working (it reads a copy of each answer's body)", async () => {
+    flaky(0);
+    const progress = vi.fn();
+    const pixel = await mgmt({ ky: ky.create({ onDownloadProgress: progress }) }).pixels.get(1);
+    expect(pixel.id).toBe(1);
+    expect(progress).toHaveBeenCalled();
+    expect(progress.mock.calls.at(-1)?.[0]).toMatchObject({ percent: 1 });
+  });
+
   it("does not multiply retries: an instance's retry: 5 is replaced by the SDK's policy", async () => {
     msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ message: 'busy' }, { status: 503 })));
     const mine = ky.create({ retry: 5, timeout: 1 });
