@@ -24,8 +24,8 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Hooks, KyInstance } from './core/http.js';
-export { redactUrl } from './core/log.js';
 export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
 export type { Id } from './core/path.js';
+export { redactUrl } from './core/redact.js';
 export * from './management/index.js';
 export { VERSION } from './version.js';

@@ -54,7 +54,7 @@ export class CatalogClient {
       body: 'json',
       // Purchase validation only reads, so its POST is as safe to retry as the GETs.
       retryMethods: ['get', 'post'],
-      readError: (answer, path) => readCatalogError(answer, path, resolved.apiKey),
+      readError: readCatalogError,
     });
     this.account = new AccountResource(http);
     this.items = new Items(http);

@@ -8,7 +8,7 @@ import {
   ItemNotFoundError,
   NoItemsError,
 } from '../core/errors.js';
-import { redact } from '../core/log.js';
+import type { Scrub } from '../core/redact.js';
 import { type CatalogCondition, catalogStatus, matchCatalogMessage } from './arabic.js';
 
 type CatalogErrorClass = new (init: APIErrorInit & { code: CatalogErrorCode; msg: string }) => CatalogError;
@@ -34,19 +34,23 @@ const MAX_QUOTED = 200;
 /**
  * Reads the Catalog error envelope `{ status: 'خطأ' | 'error', msg }` out of any answer, 2xx included, and
  * builds the matching `CatalogError` subclass. `undefined` when the answer is not an error envelope.
- * `msg` is kept verbatim, except that the API key, should a server echo it, is replaced by `***`.
+ * `msg` is kept verbatim, except that `scrub` masks the API key (and a purchase code), should a server echo them.
  */
-export function readCatalogError(answer: Answer, path: string, apiKey = ''): CatalogError | undefined {
+export function readCatalogError(
+  answer: Answer,
+  path: string,
+  scrub: Scrub = (text) => text,
+): CatalogError | undefined {
   const { body } = answer;
   if (!answer.isJson || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const envelope = body as Record<string, unknown>;
   if (!isErrorEnvelope(envelope)) return undefined;
-  const msg = typeof envelope.msg === 'string' ? redact(envelope.msg, apiKey) : '';
+  const msg = typeof envelope.msg === 'string' ? scrub(envelope.msg) : '';
   const condition = matchCatalogMessage(msg) ?? endpointCondition(path, answer.status);
   const init = {
     status: answer.status,
-    headers: scrubHeaders(answer.headers, apiKey),
-    body: scrub(body, apiKey),
+    headers: scrubHeaders(answer.headers, scrub),
+    body: scrubBody(body, scrub),
     msg,
   };
   if (condition) {
@@ -81,10 +85,9 @@ function describe(answer: Answer, text: string, msg: string): string {
 }
 
 /** A 2xx body is not scrubbed by core (only error statuses are): do it here before it lands on an error. */
-function scrub(body: unknown, apiKey: string): unknown {
-  if (apiKey === '') return body;
+function scrubBody(body: unknown, scrub: Scrub): unknown {
   const text = JSON.stringify(body);
-  const clean = redact(text, apiKey);
+  const clean = scrub(text);
   if (clean === text) return body;
   try {
     return JSON.parse(clean);

@@ -20,21 +20,21 @@ export class Purchases {
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
    */
   validate(purchaseCode: string, options?: RequestOptions): APIPromise<Purchase> {
-    return deferred(() =>
-      this.#http.post(
-        'purchases/validation',
-        PurchaseEnvelopeSchema,
-        { purchase_code: code(purchaseCode) },
-        options,
-      ),
-    );
+    return deferred(() => {
+      const purchase_code = code(purchaseCode);
+      // Errors and log lines show the code by its last four characters only.
+      return this.#http.post('purchases/validation', PurchaseEnvelopeSchema, { purchase_code }, options, [
+        purchase_code,
+      ]);
+    });
   }
 }
 
 function code(value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   throw new InvalidParamsError(
-    `purchaseCode must be a non-empty string; got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}.`,
+    // Only an empty string is quoted: any other value could be a whole code.
+    `purchaseCode must be a non-empty string; got ${typeof value === 'string' ? JSON.stringify(value) : `a value of type ${value === null ? 'null' : typeof value}`}.`,
     'purchaseCode',
   );
 }

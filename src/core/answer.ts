@@ -1,17 +1,18 @@
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { type Answer, decodeAnswer, statusError } from './error-map.js';
 import type { APIError } from './errors.js';
+import type { Scrub } from './redact.js';
 import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
 import { compiled, PARSE_CONTEXT } from './schema.js';
 
-/** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
-export type ReadError = (answer: Answer, path: string) => APIError | undefined;
+/** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */
+export type ReadError = (answer: Answer, path: string, scrub: Scrub) => APIError | undefined;
 
 /** One answer, already read, and what it was the answer to. */
 export interface Answered {
   response: Response;
   text: string;
-  /** `METHOD path`, for messages. */
+  /** `METHOD url` (redacted), for messages. */
   label: string;
   path: string;
 }
@@ -20,12 +21,12 @@ export interface Answered {
  * A 2xx answer as the schema's result.
  * @throws the API's envelope error, or ResponseValidationError (not JSON, or not the schema's shape)
  */
-export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError, apiKey: string): T {
+export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError, scrub: Scrub): T {
   const answer = decodeAnswer(a.response, a.text, a.label);
-  const envelopeError = readError(answer, a.path);
+  const envelopeError = readError(answer, a.path, scrub);
   if (envelopeError) throw envelopeError;
   // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
-  const scrubbed = () => decodeAnswer(a.response, a.text, a.label, apiKey);
+  const scrubbed = () => decodeAnswer(a.response, a.text, a.label, scrub);
   if (!answer.isJson) throw notJsonError(scrubbed(), a.response);
   const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
   if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
@@ -33,8 +34,8 @@ export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadE
 }
 
 /** A non-2xx answer as an error: a redirect, the API's own error envelope, or the status class. */
-export function answerError(a: Answered, readError: ReadError, apiKey: string): APIError {
-  const answer = decodeAnswer(a.response, a.text, a.label, apiKey);
+export function answerError(a: Answered, readError: ReadError, scrub: Scrub): APIError {
+  const answer = decodeAnswer(a.response, a.text, a.label, scrub);
   if (isRedirect(a.response)) return redirectError(answer, a.response);
-  return readError(answer, a.path) ?? statusError(answer);
+  return readError(answer, a.path, scrub) ?? statusError(answer);
 }

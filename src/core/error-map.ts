@@ -9,7 +9,7 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from './errors.js';
-import { redact } from './log.js';
+import type { Scrub } from './redact.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
 export interface Answer {
@@ -20,7 +20,7 @@ export interface Answer {
   body: unknown;
   /** `true` when `body` came from JSON. */
   isJson: boolean;
-  /** `METHOD path` of the request, without query (the query may hold the key). */
+  /** `METHOD url` of the request, the full URL with the key shown as `***`. */
   request: string;
 }
 
@@ -49,6 +49,8 @@ function truncate(text: string): string {
   return flat.length > SNIPPET ? `${flat.slice(0, SNIPPET)}…` : flat;
 }
 
+const EPOCH_2024 = Date.parse('2024-01-01');
+
 /**
  * Seconds the server asked us to wait: `Retry-After` (seconds or HTTP date), else `X-RateLimit-Reset`
  * (epoch seconds). `undefined` when neither says.
@@ -61,8 +63,10 @@ export function retryAfterSeconds(headers: Headers, now = Date.now()): number | 
     if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
   }
   const reset = headers.get('x-ratelimit-reset')?.trim();
-  if (reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) - Math.floor(now / 1000));
-  return undefined;
+  if (!reset || !/^\d+$/.test(reset)) return undefined;
+  // As ky reads it (it does the waiting): a current-era value is epoch seconds, a smaller one a delay.
+  const value = Number(reset);
+  return value * 1000 >= EPOCH_2024 ? Math.max(0, value - Math.floor(now / 1000)) : value;
 }
 
 /** Builds the status class for a non-2xx answer, with a message that reads on its own. */
@@ -82,6 +86,8 @@ export function statusError(answer: Answer, detail: ErrorDetail = {}): APIError 
   if (status === 404) return new NotFoundError(init);
   if (status === 422) return new UnprocessableEntityError({ ...init, fieldErrors: detail.fieldErrors ?? {} });
   if (status === 429) return new RateLimitError({ ...init, retryAfter: retryAfterSeconds(answer.headers) });
+  if (status === 503)
+    return new InternalServerError({ ...init, retryAfter: retryAfterSeconds(answer.headers) });
   if (status >= 500) return new InternalServerError(init);
   return new APIError(init);
 }
@@ -92,12 +98,12 @@ function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
 }
 
 /**
- * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `secret` is given
- * (error answers), it is scrubbed first, since an error body could echo the key into a message or toJSON().
+ * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given
+ * (error answers), it runs first, since an error body could echo the key into a message or toJSON().
  */
-export function decodeAnswer(response: Response, text: string, request: string, secret?: string): Answer {
-  const raw = secret === undefined ? text : redact(text, secret);
-  const headers = secret === undefined ? response.headers : scrubHeaders(response.headers, secret);
+export function decodeAnswer(response: Response, text: string, request: string, scrub?: Scrub): Answer {
+  const raw = scrub === undefined ? text : scrub(text);
+  const headers = scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub);
   let body: unknown = raw === '' ? undefined : raw;
   let isJson = false;
   // A test, not raw.trim(): trimming copies the whole body first.
@@ -123,10 +129,10 @@ export function decodeAnswer(response: Response, text: string, request: string, 
  * The headers with the key masked in every value: an error keeps its answer's headers, and util.inspect shows
  * them, so a redirect's `Location: …?api_key=…` or a proxy echoing `Authorization` must not carry the key along.
  */
-export function scrubHeaders(headers: Headers, secret: string): Headers {
+export function scrubHeaders(headers: Headers, scrub: Scrub): Headers {
   let clean: Headers | undefined;
   headers.forEach((value, name) => {
-    const masked = redact(value, secret);
+    const masked = scrub(value);
     if (masked === value) return;
     clean ??= new Headers(headers);
     clean.set(name, masked);

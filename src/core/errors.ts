@@ -1,16 +1,115 @@
+import { isBranded, LINEAGE, lineageOf, named } from './error-brand.js';
+
+/** Every error class's `name`: `switch (error.name)` on an `AnyContentPlatformError` narrows to the class. */
+export type ContentPlatformErrorName =
+  | 'ContentPlatformError'
+  | APIErrorName
+  | 'APIConnectionError'
+  | 'APIConnectionTimeoutError'
+  | 'APIUserAbortError'
+  | 'ResponseValidationError'
+  | 'InvalidParamsError';
+
+/** The `name` of `APIError` and its subclasses. */
+export type APIErrorName =
+  | 'APIError'
+  | 'BadRequestError'
+  | 'AuthenticationError'
+  | 'PermissionDeniedError'
+  | 'NotFoundError'
+  | 'UnprocessableEntityError'
+  | 'RateLimitError'
+  | 'InternalServerError'
+  | CatalogErrorName;
+
+/** The `name` of `CatalogError` and its subclasses. */
+export type CatalogErrorName =
+  | 'CatalogError'
+  | 'AccountRequestError'
+  | 'NoItemsError'
+  | 'ItemNotFoundError'
+  | 'InvalidPurchaseCodeError';
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** How Node's `util.inspect` calls a custom inspector: the depth left, its options, and inspect itself. */
+type Inspect = (value: unknown, options?: object) => string;
+
 /**
- * Base of every error this SDK throws. Catch it to handle any failure of a call.
+ * Base of every error this SDK throws. Catch it to handle any failure of a call. `instanceof` holds across the
+ * ESM and CommonJS builds and two installs of one major version (see `isContentPlatformError`).
  *
  * @example
- * try { await mgmt.pixels.get(1); } catch (e) { if (e instanceof ContentPlatformError) console.error(e.name); }
+ * try { await mgmt.pixels.get(1); } catch (e) { if (e instanceof ContentPlatformError) console.error(e.name, e.attempts); }
  */
 export class ContentPlatformError extends Error {
-  override name = 'ContentPlatformError';
+  static {
+    named(ContentPlatformError, 'ContentPlatformError');
+  }
+  declare readonly name: ContentPlatformErrorName;
+  /** How many requests the call sent: 0 when it failed before sending, 3 after two retries. */
+  readonly attempts: number = 0;
+  /** The server's `X-Request-Id` from the call's last answer, when it sent one: quote it to the API's support. */
+  readonly requestId: string | undefined = undefined;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, LINEAGE, { value: lineageOf(this) });
+  }
+
+  /** True for an instance of this class from any copy of the SDK (ESM, CommonJS, a second install). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, a subclass too.
+    return isBranded(this, value);
+  }
 
   /** A plain object for logs and JSON: class name, message and the error's own data, never the key. */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
+    return { name: this.name, message: this.message, ...this.summary() };
   }
+
+  /** The short facts `toJSON()` and `util.inspect` show beside the message; subclasses add theirs. */
+  protected summary(): Record<string, unknown> {
+    return { attempts: this.attempts, requestId: this.requestId };
+  }
+
+  /** `util.inspect` (an uncaught error): the stack and the short facts, not the answer's headers and body. */
+  [INSPECT](_depth: number, options: object, inspect: Inspect): string {
+    const facts = Object.fromEntries(Object.entries(this.summary()).filter(([, v]) => v !== undefined));
+    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(facts, options)}`;
+  }
+}
+
+/** Any error the SDK throws, as a union on `name`: `switch (error.name)` narrows it to one class. */
+export type AnyContentPlatformError =
+  | Named<ContentPlatformError, 'ContentPlatformError'>
+  | Named<APIError, 'APIError'>
+  | BadRequestError
+  | AuthenticationError
+  | PermissionDeniedError
+  | NotFoundError
+  | UnprocessableEntityError
+  | RateLimitError
+  | InternalServerError
+  | Named<CatalogError, 'CatalogError'>
+  | AccountRequestError
+  | NoItemsError
+  | ItemNotFoundError
+  | InvalidPurchaseCodeError
+  | Named<APIConnectionError, 'APIConnectionError'>
+  | APIConnectionTimeoutError
+  | APIUserAbortError
+  | ResponseValidationError
+  | InvalidParamsError;
+
+type Named<E, N extends string> = E & { readonly name: N };
+
+/**
+ * Whether `value` is an error from this SDK (any copy of it): the guard to use in a `catch`.
+ * @example catch (e) { if (isContentPlatformError(e)) switch (e.name) { case 'NotFoundError': return null } throw e }
+ */
+export function isContentPlatformError(value: unknown): value is AnyContentPlatformError {
+  return value instanceof ContentPlatformError;
 }
 
 /** Fields shared by every error built from a server answer. */
@@ -34,7 +133,10 @@ export interface APIErrorInit {
  * try { await mgmt.pixels.get(9) } catch (e) { if (e instanceof APIError) console.log(e.status, e.body) }
  */
 export class APIError extends ContentPlatformError {
-  override name = 'APIError';
+  static {
+    named(APIError, 'APIError');
+  }
+  declare readonly name: APIErrorName;
   /** HTTP status of the answer (200 for a Catalog error envelope sent with 200). */
   readonly status: number;
   /** Headers of the answer, such as `X-RateLimit-Remaining` or `Retry-After`. */
@@ -50,28 +152,44 @@ export class APIError extends ContentPlatformError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, body: this.body };
+    return { ...super.toJSON(), body: this.body };
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { status: this.status, ...super.summary() };
   }
 }
 
 /** HTTP 400: the server rejected a parameter. @example `catch (e) { if (e instanceof BadRequestError) … }` */
 export class BadRequestError extends APIError {
-  override name = 'BadRequestError';
+  static {
+    named(BadRequestError, 'BadRequestError');
+  }
+  declare readonly name: 'BadRequestError';
 }
 
 /** HTTP 401, or a redirect to a login page: the API key is missing or rejected. @example `e instanceof AuthenticationError` */
 export class AuthenticationError extends APIError {
-  override name = 'AuthenticationError';
+  static {
+    named(AuthenticationError, 'AuthenticationError');
+  }
+  declare readonly name: 'AuthenticationError';
 }
 
 /** HTTP 403: the key is valid but its plan has no access to this feature. @example `e instanceof PermissionDeniedError` */
 export class PermissionDeniedError extends APIError {
-  override name = 'PermissionDeniedError';
+  static {
+    named(PermissionDeniedError, 'PermissionDeniedError');
+  }
+  declare readonly name: 'PermissionDeniedError';
 }
 
 /** HTTP 404: unknown id, another workspace's id, or an unknown route. @example `e instanceof NotFoundError` */
 export class NotFoundError extends APIError {
-  override name = 'NotFoundError';
+  static {
+    named(NotFoundError, 'NotFoundError');
+  }
+  declare readonly name: 'NotFoundError';
 }
 
 /**
@@ -81,7 +199,10 @@ export class NotFoundError extends APIError {
  * catch (e) { if (e instanceof UnprocessableEntityError) console.log(e.fieldErrors.name?.[0]) }
  */
 export class UnprocessableEntityError extends APIError {
-  override name = 'UnprocessableEntityError';
+  static {
+    named(UnprocessableEntityError, 'UnprocessableEntityError');
+  }
+  declare readonly name: 'UnprocessableEntityError';
   /** Field name → messages, as the server sent them (they may be translated, e.g. Arabic). */
   readonly fieldErrors: Record<string, string[]>;
 
@@ -102,7 +223,10 @@ export class UnprocessableEntityError extends APIError {
  * catch (e) { if (e instanceof RateLimitError) await sleep((e.retryAfter ?? 60) * 1000) }
  */
 export class RateLimitError extends APIError {
-  override name = 'RateLimitError';
+  static {
+    named(RateLimitError, 'RateLimitError');
+  }
+  declare readonly name: 'RateLimitError';
   /** Seconds to wait, from `Retry-After` (seconds or HTTP date) or `X-RateLimit-Reset`; undefined if absent. */
   readonly retryAfter: number | undefined;
 
@@ -111,14 +235,31 @@ export class RateLimitError extends APIError {
     this.retryAfter = init.retryAfter;
   }
 
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryAfter: this.retryAfter };
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), retryAfter: this.retryAfter };
   }
 }
 
-/** HTTP 500 or above: the server failed. @example `e instanceof InternalServerError` */
+/**
+ * HTTP 500 or above: the server failed. A 503 says in `retryAfter` how many seconds to wait, when it said.
+ * @example catch (e) { if (e instanceof InternalServerError && e.retryAfter) await sleep(e.retryAfter * 1000) }
+ */
 export class InternalServerError extends APIError {
-  override name = 'InternalServerError';
+  static {
+    named(InternalServerError, 'InternalServerError');
+  }
+  declare readonly name: 'InternalServerError';
+  /** Seconds to wait, from a 503's `Retry-After` (seconds or HTTP date); undefined if absent or not a 503. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: APIErrorInit & { retryAfter?: number | undefined }) {
+    super(init);
+    this.retryAfter = init.retryAfter;
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), retryAfter: this.retryAfter };
+  }
 }
 
 /** Machine-readable condition of a Catalog error; branch on this, never on `msg`. */
@@ -137,7 +278,10 @@ export type CatalogErrorCode =
  * catch (e) { if (e instanceof CatalogError) console.log(e.code, e.msg) }
  */
 export class CatalogError extends APIError {
-  override name = 'CatalogError';
+  static {
+    named(CatalogError, 'CatalogError');
+  }
+  declare readonly name: CatalogErrorName;
   /** Stable condition code, independent of the server's language. */
   readonly code: CatalogErrorCode;
   /** The envelope's `msg`, exactly as sent (often Arabic). */
@@ -150,43 +294,96 @@ export class CatalogError extends APIError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code, msg: this.msg };
+    return { ...super.toJSON(), msg: this.msg };
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), code: this.code };
   }
 }
 
 /** Catalog: account details were refused (`طلب غير ناجح`, code `request_unsuccessful`). @example `e instanceof AccountRequestError` */
 export class AccountRequestError extends CatalogError {
-  override name = 'AccountRequestError';
+  static {
+    named(AccountRequestError, 'AccountRequestError');
+  }
+  declare readonly name: 'AccountRequestError';
 }
 
 /** Catalog: the key has no items (`لا يوجد أى منتجات`, code `no_items`). @example `e instanceof NoItemsError` */
 export class NoItemsError extends CatalogError {
-  override name = 'NoItemsError';
+  static {
+    named(NoItemsError, 'NoItemsError');
+  }
+  declare readonly name: 'NoItemsError';
 }
 
 /** Catalog: no item has that id (`المنتج غير موجود`, code `item_not_found`). @example `e instanceof ItemNotFoundError` */
 export class ItemNotFoundError extends CatalogError {
-  override name = 'ItemNotFoundError';
+  static {
+    named(ItemNotFoundError, 'ItemNotFoundError');
+  }
+  declare readonly name: 'ItemNotFoundError';
 }
 
 /** Catalog: the purchase code is not valid (`كود الشراء غير صحيح`, code `invalid_purchase_code`). @example `e instanceof InvalidPurchaseCodeError` */
 export class InvalidPurchaseCodeError extends CatalogError {
-  override name = 'InvalidPurchaseCodeError';
+  static {
+    named(InvalidPurchaseCodeError, 'InvalidPurchaseCodeError');
+  }
+  declare readonly name: 'InvalidPurchaseCodeError';
 }
 
-/** No answer: the connection failed (refused, reset, DNS). @example `e instanceof APIConnectionError` */
+/** What a connection error knows beyond its message. */
+export interface APIConnectionErrorInit {
+  /** The error behind it: fetch's own (key scrubbed), or the last answer's error behind a timeout. */
+  cause?: unknown;
+  /** The system error code, such as `ECONNREFUSED`, when there is one. */
+  code?: string | undefined;
+  /** Whether a request left and may have been acted on. Default true: only a proof that nothing left says no. */
+  mayHaveSucceeded?: boolean | undefined;
+}
+
+/**
+ * No answer: the connection failed (refused, reset, DNS). `mayHaveSucceeded` says whether the server may
+ * have acted anyway (a create cut mid-flight may have created): check before sending a create again.
+ * @example catch (e) { if (e instanceof APIConnectionError && !e.mayHaveSucceeded) await retryLater() }
+ */
 export class APIConnectionError extends ContentPlatformError {
-  override name = 'APIConnectionError';
+  static {
+    named(APIConnectionError, 'APIConnectionError');
+  }
+  declare readonly name: 'APIConnectionError' | 'APIConnectionTimeoutError';
+  /** The system error code, such as `ECONNREFUSED` or `ECONNRESET`, when there is one. */
+  readonly code: string | undefined;
+  /** `false` when no request reached the server (refused, DNS); `true` when one left and got no answer. */
+  readonly mayHaveSucceeded: boolean;
+
+  constructor(message: string, init: APIConnectionErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.mayHaveSucceeded = init.mayHaveSucceeded ?? true;
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), code: this.code, mayHaveSucceeded: this.mayHaveSucceeded };
+  }
 }
 
 /** No answer within the timeout (per attempt, or the overall deadline). @example `e instanceof APIConnectionTimeoutError` */
 export class APIConnectionTimeoutError extends APIConnectionError {
-  override name = 'APIConnectionTimeoutError';
+  static {
+    named(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
+  }
+  declare readonly name: 'APIConnectionTimeoutError';
 }
 
 /** The caller aborted the call through its `signal`. It is never retried. @example `e instanceof APIUserAbortError` */
 export class APIUserAbortError extends ContentPlatformError {
-  override name = 'APIUserAbortError';
+  static {
+    named(APIUserAbortError, 'APIUserAbortError');
+  }
+  declare readonly name: 'APIUserAbortError';
 }
 
 /** One problem found in a response body, with the path to the offending field. */
@@ -204,7 +401,10 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof ResponseValidationError) console.log(e.issues, e.body) }
  */
 export class ResponseValidationError extends ContentPlatformError {
-  override name = 'ResponseValidationError';
+  static {
+    named(ResponseValidationError, 'ResponseValidationError');
+  }
+  declare readonly name: 'ResponseValidationError';
   /** What did not fit; empty when the body was not JSON at all. */
   readonly issues: ValidationIssue[];
   /** The body as received: parsed JSON, or the raw text when it was not JSON. */
@@ -220,7 +420,11 @@ export class ResponseValidationError extends ContentPlatformError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, issues: this.issues, body: this.body };
+    return { ...super.toJSON(), issues: this.issues, body: this.body };
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { status: this.status, ...super.summary() };
   }
 }
 
@@ -231,7 +435,10 @@ export class ResponseValidationError extends ContentPlatformError {
  * catch (e) { if (e instanceof InvalidParamsError) console.log(e.param) }
  */
 export class InvalidParamsError extends ContentPlatformError {
-  override name = 'InvalidParamsError';
+  static {
+    named(InvalidParamsError, 'InvalidParamsError');
+  }
+  declare readonly name: 'InvalidParamsError';
   /** The offending parameter or option, when there is one. */
   readonly param: string | undefined;
 
@@ -240,7 +447,19 @@ export class InvalidParamsError extends ContentPlatformError {
     this.param = param;
   }
 
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), param: this.param };
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), param: this.param };
   }
+}
+
+/** Records what the call went through on its error (the fields are read-only to users, set once here). */
+export function recordCall<E extends ContentPlatformError>(
+  error: E,
+  attempts: number,
+  requestId: string | undefined,
+): E {
+  const facts = error as { attempts: number; requestId: string | undefined };
+  facts.attempts = attempts;
+  facts.requestId = requestId;
+  return error;
 }

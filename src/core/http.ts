@@ -9,26 +9,24 @@ import ky, {
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import { answerError, parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-  ContentPlatformError,
-  InternalServerError,
-} from './errors.js';
-import { createLog, type Log, loggingFetch } from './log.js';
+import { finished, lostCall, timeoutError } from './call-end.js';
+import { APIUserAbortError, ContentPlatformError, NotFoundError } from './errors.js';
+import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { failedRequest, readingFetch, readText, type Send } from './read-fetch.js';
+import { redactUrl, type Scrub, scrubber } from './redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
 import { connectionError } from './response-errors.js';
 import {
   connectionCode,
   type Failure,
+  failureFields,
   type Method,
-  type RetryPolicy,
+  mayHaveActed,
   retryPolicy,
   retryReason,
 } from './retry.js';
+import { Trace, tracingFetch } from './trace.js';
 
 export type { Hooks, KyInstance } from 'ky';
 export type { Body, Call, Query } from './request.js';
@@ -48,8 +46,8 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #log: Log;
-  readonly #logAttempts: boolean;
-  readonly #retries = new Map<number, RetryPolicy>();
+  readonly #scrub: Scrub;
+  readonly #root: string;
   #send: Send = (request, init) => globalThis.fetch(request, init);
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   #rebuild = false;
@@ -57,8 +55,9 @@ export class HttpClient {
   constructor(options: ResolvedOptions, api: ApiConfig) {
     this.#options = options;
     this.#api = api;
-    this.#log = createLog(options.logger, options.logLevel, options.apiKey);
-    this.#logAttempts = options.logLevel === 'info' || options.logLevel === 'debug';
+    this.#scrub = scrubber(options.apiKey);
+    this.#log = createLog(options.logger, options.logLevel, this.#scrub);
+    this.#root = `${options.apiRoot}/`;
     const custom = options.fetch;
     // Everything the same for every call is set here once: ky re-merges whatever a call passes.
     this.#ky = (options.ky ?? ky).extend((parent) => {
@@ -72,7 +71,7 @@ export class HttpClient {
           parent.onDownloadProgress,
       );
       return {
-        prefix: `${options.apiRoot}/`,
+        prefix: this.#root,
         headers: {
           accept: 'application/json',
           'user-agent': options.userAgent,
@@ -85,12 +84,9 @@ export class HttpClient {
           ? { totalTimeout: options.totalTimeout ?? false }
           : {}),
         ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
-        // A user instance's `retry: 5` must not multiply ours: the whole policy is replaced, not merged.
-        retry: replaceOption(this.#retry(options.maxRetries)),
         // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
         redirect: 'manual',
         ...(options.hooks ? { hooks: options.hooks } : {}),
-        fetch: readingFetch((request, init) => this.#send(request, init), this.#rebuild),
       };
     });
   }
@@ -100,9 +96,15 @@ export class HttpClient {
     return this.request('GET', path, schema, { options, query });
   }
 
-  /** POST `body` (form or JSON, per API) to `path`. */
-  post<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
-    return this.request('POST', path, schema, { options, body });
+  /** POST `body` (form or JSON, per API) to `path`; `secrets` are values to mask in errors (a purchase code). */
+  post<T>(
+    path: string,
+    schema: ZodType<T>,
+    body: Body,
+    options?: RequestOptions,
+    secrets?: string[],
+  ): APIPromise<T> {
+    return this.request('POST', path, schema, { options, body, secrets });
   }
 
   /** PUT `body` to `path`. */
@@ -110,120 +112,157 @@ export class HttpClient {
     return this.request('PUT', path, schema, { options, body });
   }
 
-  /** DELETE `path`. */
-  delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions): APIPromise<T> {
-    return this.request('DELETE', path, schema, { options });
+  /** DELETE `path`; `gone` is the result when a retry finds it gone after an attempt that got no answer. */
+  delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions, gone?: () => T): APIPromise<T> {
+    return this.request('DELETE', path, schema, { options, gone });
   }
 
   /** Sends one request and resolves to the body parsed by `schema`. */
-  request<T>(method: Method, path: string, schema: ZodType<T>, call: Call = {}): APIPromise<T> {
+  request<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T> = {}): APIPromise<T> {
     return new APIPromise(this.#call(method, path, schema, call));
   }
 
-  async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call): Promise<WithResponse<T>> {
+  async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T>): Promise<WithResponse<T>> {
     const options = call.options ?? {};
-    const label = `${method} ${path}`;
+    const scrub = call.secrets ? scrubber(this.#options.apiKey, call.secrets) : this.#scrub;
+    // Bad input throws here, before anything is sent (attempts: 0).
+    const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
+    const trace = new Trace(method, scrub(redactUrl(this.#root + input)));
+    const kyOptions = this.#callOptions(trace, options);
+    if (json !== undefined) kyOptions.json = json;
+    else if (body !== undefined) kyOptions.body = body;
     let response: Response;
     let text: string;
     try {
-      const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
-      const kyOptions = this.#callOptions(method, options);
-      if (json !== undefined) kyOptions.json = json;
-      else if (body !== undefined) kyOptions.body = body;
       response = await this.#ky(input, kyOptions);
       // A hook may hand ky a Response of its own, which readingFetch did not read.
       text = readText(response) ?? (await response.text());
     } catch (error) {
-      throw this.#logged(this.#failure(error, label, path, options.signal));
+      const failure = this.#failure(error, trace, path, options.signal, scrub);
+      // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
+      if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)
+        return { data: call.gone(), response: trace.answer };
+      throw finished(failure, trace, this.#log);
     }
-    const data = parseAnswer(
-      { response, text, label, path },
-      schema,
-      this.#api.readError,
-      this.#options.apiKey,
-    );
-    return { data, response };
+    try {
+      const label = `${method} ${trace.url}`;
+      return {
+        data: parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub),
+        response,
+      };
+    } catch (error) {
+      throw finished(error, trace, this.#log);
+    }
   }
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
-  #callOptions(method: Method, options: RequestOptions): KyOptions {
-    const kyOptions: KyOptions = { method };
+  #callOptions(trace: Trace, options: RequestOptions): KyOptions {
+    const kyOptions: KyOptions = { method: trace.method, retry: replaceOption(this.#retry(trace, options)) };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
     if (options.hooks) kyOptions.hooks = options.hooks;
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
-    if (options.maxRetries !== undefined)
-      kyOptions.retry = replaceOption(this.#retry(retryCount(options.maxRetries, 'maxRetries')));
     // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
     const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
-    // One line per attempt, numbered per call: a per-call fetch, only when info lines are logged at all.
-    if (this.#logAttempts) kyOptions.fetch = readingFetch(loggingFetch(this.#send, this.#log), rebuild);
-    else if (rebuild !== this.#rebuild) kyOptions.fetch = readingFetch(this.#send, true);
+    const logged = this.#log.enabled('info') ? this.#log : undefined;
+    const reading = readingFetch(tracingFetch(this.#send, trace, logged), rebuild);
+    kyOptions.fetch = async (request, init) => {
+      const answer = await reading(request, init);
+      trace.answer = answer;
+      trace.answers += 1;
+      return answer;
+    };
     return kyOptions;
   }
 
-  /** The retry policy for a limit, built once: a call with its own `maxRetries` reuses it. */
-  #retry(limit: number): RetryPolicy {
-    let policy = this.#retries.get(limit);
-    if (policy === undefined) {
-      const safe = this.#api.retryMethods as readonly string[];
-      const root = this.#options.apiRoot.length + 1;
-      policy = retryPolicy(
-        limit,
-        (method) => safe.includes(method.toLowerCase()),
-        failureOf,
-        (failure, retry, retries, request) => {
-          const label = `${request?.method} ${request?.url.slice(root).split('?')[0]}`;
-          this.#log('warn', `${label}: retry ${retry} of ${retries} after ${retryReason(failure)}`);
-        },
-      );
-      this.#retries.set(limit, policy);
-    }
-    return policy;
+  /** The call's retry rules: its limit, its method's safety, its deadline, and a warn line per retry. */
+  #retry(trace: Trace, options: RequestOptions) {
+    const limit =
+      options.maxRetries === undefined
+        ? this.#options.maxRetries
+        : retryCount(options.maxRetries, 'maxRetries');
+    const total = options.totalTimeout ?? this.#options.totalTimeout;
+    const { maxRetryAfter } = this.#options;
+    return retryPolicy({
+      limit,
+      idempotent: this.#idempotent(trace.method),
+      // A wait the deadline would cut short fails at once, with the answer's own error (ky would time out).
+      maxWaitMs: () =>
+        total === undefined
+          ? maxRetryAfter
+          : Math.min(maxRetryAfter, total - (performance.now() - trace.started) - 1),
+      classify: (error) => {
+        const failure = failureOf(error);
+        if (mayHaveActed(failure)) trace.lost = true;
+        return failure;
+      },
+      onRetry: (failure: Failure, retry: number, wait: number) => {
+        const retryInMs = Math.round(wait);
+        const fields = trace.fields({
+          attempt: retry,
+          retryInMs,
+          requestId: trace.requestId,
+          ...failureFields(failure),
+        });
+        const label = `${trace.method} ${trace.url}`;
+        this.#log(
+          'warn',
+          `${label}: retry ${retry} of ${limit} in ${retryInMs} ms after ${retryReason(failure)}`,
+          fields,
+        );
+      },
+    });
   }
 
-  /** A call that ends with no answer or a server fault is worth an error line; 4xx answers are the caller's. */
-  #logged(failure: unknown): unknown {
-    if (failure instanceof APIConnectionError || failure instanceof InternalServerError)
-      this.#log('error', failure.message);
-    return failure;
+  #idempotent(method: string): boolean {
+    return (this.#api.retryMethods as readonly string[]).includes(method.toLowerCase());
   }
 
   /** Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. */
-  #failure(error: unknown, label: string, path: string, signal: AbortSignal | undefined): unknown {
+  #failure(
+    error: unknown,
+    trace: Trace,
+    path: string,
+    signal: AbortSignal | undefined,
+    scrub: Scrub,
+  ): unknown {
     if (error instanceof ContentPlatformError) return error;
-    if (signal?.aborted) return new APIUserAbortError(`${label} was aborted by the caller.`);
+    const label = `${trace.method} ${trace.url}`;
+    if (signal?.aborted)
+      return new APIUserAbortError(`${label} was aborted by the caller.`, { cause: signal.reason });
     if (isHTTPError(error)) {
       // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
       const { data } = error;
       const text =
         readText(error.response) ?? (typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
-      return answerError(
-        { response: error.response, text, label, path },
-        this.#api.readError,
-        this.#options.apiKey,
-      );
+      return answerError({ response: error.response, text, label, path }, this.#api.readError, scrub);
     }
     if (isTimeoutError(error)) {
-      return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`);
+      // Cut mid-attempt (more requests sent than answers read), or during the wait after an answer.
+      if (trace.attempts > trace.answers) trace.lost = true;
+      const last = trace.answer && !trace.answer.ok ? trace.answer : undefined;
+      const cause =
+        last &&
+        answerError({ response: last, text: readText(last) ?? '', label, path }, this.#api.readError, scrub);
+      return timeoutError(label, cause, trace.lost);
     }
-    if (isNetworkError(error)) return connectionError(label, error.cause, this.#options.apiKey);
-    if (failedRequest(error)) return connectionError(label, error, this.#options.apiKey);
-    return error;
+    const cause = isNetworkError(error) ? error.cause : failedRequest(error) ? error : undefined;
+    if (cause === undefined) return error;
+    if (mayHaveActed({ kind: 'network', code: connectionCode(cause) })) trace.lost = true;
+    return connectionError(label, cause, scrub, lostCall(trace, !this.#idempotent(trace.method)));
   }
 }
 
-/** A ky error in the retry rules' terms, with the request it failed. */
-function failureOf(error: Error): { failure: Failure; request: Request | undefined } {
-  const request = (error as { request?: Request }).request ?? failedRequest(error);
+/** A ky error in the retry rules' terms. */
+function failureOf(error: Error): Failure {
   if (isHTTPError(error)) {
     const { status, headers } = error.response;
-    return { failure: { kind: 'status', status, headers }, request };
+    return { kind: 'status', status, headers };
   }
-  if (isTimeoutError(error)) return { failure: { kind: 'timeout' }, request };
+  if (isTimeoutError(error)) return { kind: 'timeout' };
   if (isNetworkError(error) || (error instanceof TypeError && failedRequest(error)))
-    return { failure: { kind: 'network', code: connectionCode(error) }, request };
-  return { failure: { kind: 'other', name: error.name }, request };
+    return { kind: 'network', code: connectionCode(error) };
+  return { kind: 'other', name: error.name };
 }

@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js';
 import { InvalidParamsError } from './errors.js';
 import type { Hooks, KyInstance } from './http.js';
+import { MAX_RETRY_AFTER_MS } from './retry.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -33,6 +34,11 @@ export interface ClientOptions {
   totalTimeout?: number | undefined;
   /** How many times a failed, retryable call is retried. Default 2. */
   maxRetries?: number | undefined;
+  /**
+   * Longest wait in milliseconds a 429 or 503 may ask for (`Retry-After`) and still be retried after it. A
+   * longer one fails at once with `RateLimitError` / `InternalServerError` and its `retryAfter`. Default 60 000.
+   */
+  maxRetryAfter?: number | undefined;
   /** Allow an `http://` URL to a host that is not loopback, sending the key in clear text. Default false. */
   allowInsecureHttp?: boolean | undefined;
   /**
@@ -103,6 +109,7 @@ export interface ResolvedOptions {
   timeout: number;
   totalTimeout: number | undefined;
   maxRetries: number;
+  maxRetryAfter: number;
   fetch: FetchLike | undefined;
   ky: KyInstance | undefined;
   hooks: Hooks | undefined;
@@ -185,6 +192,10 @@ export function resolveOptions(
     totalTimeout:
       options.totalTimeout === undefined ? undefined : positive(options.totalTimeout, 'totalTimeout'),
     maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
+    maxRetryAfter:
+      options.maxRetryAfter === 0
+        ? 0
+        : positive(options.maxRetryAfter ?? MAX_RETRY_AFTER_MS, 'maxRetryAfter'),
     fetch: options.fetch,
     ky: options.ky,
     hooks: options.hooks,
@@ -206,6 +217,7 @@ function envLogLevel(logger: Logger): LogLevel {
   if (LOG_LEVELS.includes(level)) return level;
   logger.warn(
     `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
+    { variable: 'CONTENT_PLATFORM_LOG' },
   );
   return 'warn';
 }

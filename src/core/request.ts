@@ -6,10 +6,14 @@ export type Query = Record<string, string | number | boolean | undefined>;
 export type Body = Record<string, string | number | boolean | undefined>;
 
 /** One request: what to send, beyond method, path and schema. */
-export interface Call {
+export interface Call<T = unknown> {
   query?: Query | undefined;
   body?: Body | undefined;
   options?: RequestOptions | undefined;
+  /** Values the call sends that must never be shown whole (a purchase code): masked to their last four. */
+  secrets?: string[] | undefined;
+  /** The result of a DELETE whose retry finds nothing after an attempt that got no answer. */
+  gone?: (() => T) | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */

@@ -6,7 +6,7 @@ import {
   type ContentPlatformError,
   ResponseValidationError,
 } from './errors.js';
-import { redact, redactUrl } from './log.js';
+import { redactUrl, type Scrub } from './redact.js';
 import { connectionCode } from './retry.js';
 
 const MAX_LISTED_ISSUES = 3;
@@ -113,8 +113,54 @@ function safePath(url: string, base?: string): string {
   }
 }
 
-/** No answer: names the system code (ECONNREFUSED…) when there is one, else the (key-scrubbed) reason. */
-export function connectionError(label: string, cause: unknown, apiKey: string): APIConnectionError {
-  const reason = connectionCode(cause) ?? redact(String((cause as Error)?.message ?? cause), apiKey);
-  return new APIConnectionError(`${label} failed: could not reach the server (${reason}).`);
+/** What a connection error says beyond its cause: whether a request left, and whether it could run twice. */
+export interface LostCall {
+  /** Some attempt left and got no answer: the server may have acted on it. */
+  mayHaveSucceeded: boolean;
+  /** The method is a create (not safe to send twice): the message says to check before sending it again. */
+  create: boolean;
+}
+
+/**
+ * No answer: names the system code (ECONNREFUSED…) when there is one, else the (scrubbed) reason, and keeps
+ * fetch's error as `cause`, scrubbed too. Says when the server may have acted on it.
+ */
+export function connectionError(
+  label: string,
+  cause: unknown,
+  scrub: Scrub,
+  lost: LostCall,
+): APIConnectionError {
+  const code = connectionCode(cause);
+  const reason = code ?? scrub(String((cause as Error)?.message ?? cause));
+  const what = lost.mayHaveSucceeded
+    ? `the connection was lost before an answer (${reason})`
+    : `could not reach the server (${reason})`;
+  const advice =
+    lost.mayHaveSucceeded && lost.create
+      ? ' The server may have acted on it: check before sending it again.'
+      : '';
+  return new APIConnectionError(`${label} failed: ${what}.${advice}`, {
+    cause: scrubbedError(cause, scrub),
+    code,
+    mayHaveSucceeded: lost.mayHaveSucceeded,
+  });
+}
+
+/**
+ * `error` itself when nothing in it (message, stack, causes) shows a secret; else a copy that keeps its name,
+ * code and cause chain with every text scrubbed. A custom fetch may put the URL (a Catalog key) in its message.
+ */
+export function scrubbedError(error: unknown, scrub: Scrub, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 4) return error;
+  const cause = scrubbedError(error.cause, scrub, depth + 1);
+  const message = scrub(error.message);
+  const stack = error.stack === undefined ? undefined : scrub(error.stack);
+  if (message === error.message && stack === error.stack && cause === error.cause) return error;
+  const copy = new Error(message, cause === undefined ? undefined : { cause });
+  copy.name = error.name;
+  if (stack !== undefined) copy.stack = stack;
+  const code = (error as { code?: unknown }).code;
+  if (code !== undefined) Object.assign(copy, { code });
+  return copy;
 }

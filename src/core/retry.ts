@@ -10,7 +10,7 @@ export type Failure =
   | { kind: 'timeout' }
   | { kind: 'other'; name: string };
 
-/** Longest server-requested wait we sleep through; a longer one is thrown as RateLimitError instead. */
+/** Default `maxRetryAfter`: the longest server-requested wait slept through; a longer one fails at once. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Statuses worth another attempt: a timeout, a rate limit, any server error (5xx outside ky's list too). */
@@ -33,6 +33,15 @@ const NOTHING_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/**
+ * Whether the server may have acted on the attempt that failed this way: a request left and no answer came
+ * (a timeout, a reset). A refused connection or a DNS failure proves nothing was sent.
+ */
+export function mayHaveActed(failure: Failure): boolean {
+  if (failure.kind === 'timeout') return true;
+  return failure.kind === 'network' && !NOTHING_SENT.has(failure.code ?? '');
+}
+
 /** The system error code behind a failed fetch (`ECONNREFUSED`, `ECONNRESET`…), if there is one. */
 export function connectionCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -47,14 +56,21 @@ export function connectionCode(error: unknown): string | undefined {
 /**
  * Whether to try again, in ky's terms: `false` refuses, `true` retries with backoff, `undefined` lets ky's own
  * rules decide (statuses, timeouts, network errors, Retry-After). An idempotent call follows ky's rules except
- * for a server-requested wait beyond the cap. A create (not idempotent) is retried only when nothing reached the
- * server: the connection was refused, or a 429 came back from the throttle, which answers before doing anything.
+ * for a server-requested wait beyond `maxWaitMs` (the `maxRetryAfter` option, or less when the call's deadline
+ * is nearer). A create (not idempotent) is retried only when nothing reached the server: the connection was
+ * refused, or a 429 came back from the throttle, which answers before doing anything.
  */
-export function shouldRetry(failure: Failure, idempotent: boolean): boolean | undefined {
+export function shouldRetry(
+  failure: Failure,
+  idempotent: boolean,
+  maxWaitMs = MAX_RETRY_AFTER_MS,
+): boolean | undefined {
   if (failure.kind === 'other') return false;
   if (!idempotent) {
     if (failure.kind === 'network') return NOTHING_SENT.has(failure.code ?? '');
-    return failure.kind === 'status' && failure.status === 429 && waitAllowed(failure) ? undefined : false;
+    return failure.kind === 'status' && failure.status === 429 && waitAllowed(failure, maxWaitMs)
+      ? undefined
+      : false;
   }
   // ky wraps only the network errors it recognises by message; any other TypeError from fetch is one too.
   if (failure.kind === 'network') return true;
@@ -62,17 +78,23 @@ export function shouldRetry(failure: Failure, idempotent: boolean): boolean | un
   if (!RETRY_STATUSES.includes(failure.status)) return false;
   // ky's list stays short (it is copied on every call); the rest of the 5xx range backs off the same way.
   if (!KY_STATUSES.includes(failure.status)) return true;
-  return waitAllowed(failure) ? undefined : false;
+  return waitAllowed(failure, maxWaitMs) ? undefined : false;
 }
 
 // ky's default `statusCodes` (less 413, refused above): ky reads Retry-After on its 429 and 503.
 const KY_STATUSES = [408, 429, 500, 502, 503, 504];
 
-/** A 429 or 503 may ask for a wait; one beyond MAX_RETRY_AFTER_MS is not slept through. */
-function waitAllowed(failure: Extract<Failure, { kind: 'status' }>): boolean {
-  if (failure.status !== 429 && failure.status !== 503) return true;
-  const wait = retryAfterSeconds(failure.headers);
-  return wait === undefined || wait * 1000 <= MAX_RETRY_AFTER_MS;
+/** A 429 or 503 may ask for a wait; one beyond `maxWaitMs` is not slept through. */
+function waitAllowed(failure: Extract<Failure, { kind: 'status' }>, maxWaitMs: number): boolean {
+  const wait = serverWaitMs(failure);
+  return wait === undefined || wait <= maxWaitMs;
+}
+
+/** The wait a 429 or 503 asked for, in ms, as ky will sleep it; `undefined` when it did not say (ky backs off). */
+export function serverWaitMs(failure: Failure): number | undefined {
+  if (failure.kind !== 'status' || (failure.status !== 429 && failure.status !== 503)) return undefined;
+  const seconds = retryAfterSeconds(failure.headers);
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /** A short reason for a retry log line: the status, the connection code, or "a timeout". */
@@ -80,6 +102,13 @@ export function retryReason(failure: Failure): string {
   if (failure.kind === 'status') return `HTTP ${failure.status}`;
   if (failure.kind === 'timeout') return 'a timeout';
   return `a connection error (${failure.kind === 'network' ? (failure.code ?? 'NetworkError') : failure.name})`;
+}
+
+/** A failure as log fields: the status of an answer, else the SDK error class it would end as. */
+export function failureFields(failure: Failure): { status?: number; errorName?: string } {
+  if (failure.kind === 'status') return { status: failure.status };
+  if (failure.kind === 'timeout') return { errorName: 'APIConnectionTimeoutError' };
+  return { errorName: failure.kind === 'network' ? 'APIConnectionError' : failure.name };
 }
 
 /** The SDK's retry rules in ky's `retry` shape (structurally typed, so this module needs no ky import). */
@@ -91,35 +120,50 @@ export interface RetryPolicy {
   shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
 }
 
-/** Told of each retry as it is decided, before the wait: what failed, which retry, of how many, for what. */
-export type OnRetry = (failure: Failure, retry: number, limit: number, request: Request | undefined) => void;
+/** One call's side of the retry rules: what may run twice, how long it may wait, whom to tell. */
+export interface RetryCall {
+  /** Retries allowed. */
+  limit: number;
+  /** Whether the call's method may run twice. */
+  idempotent: boolean;
+  /** Longest server-requested wait to sleep through now (`maxRetryAfter`, or less near the call's deadline). */
+  maxWaitMs(): number;
+  /** Reads ky's error into a Failure (and notes what it says about the call). */
+  classify(error: Error): Failure;
+  /** Told of each retry once its wait is known: what failed, which retry, and the wait in ms. */
+  onRetry(failure: Failure, retry: number, waitMs: number): void;
+}
 
 /**
- * Retry rules for up to `limit` retries: ky's own backoff (300 ms, doubling) with full jitter capped at 8 s,
- * ky's statuses and Retry-After / X-RateLimit-Reset reading (429, 503), and `shouldRetry` on top. Every
- * method is in `methods` because ky checks it before `shouldRetry`; `idempotent` says which methods may run
- * twice, and `classify` reads ky's error into a Failure. ky's defaults are left unset on purpose: ky
- * normalises the retry object on every call, so each key costs every request.
+ * One call's retry rules: ky's own backoff (300 ms, doubling) with full jitter capped at 8 s, ky's statuses and
+ * Retry-After / X-RateLimit-Reset reading (429, 503), and `shouldRetry` on top. Every method is in `methods`
+ * because ky checks it before `shouldRetry`. Built per call, so the retry line knows the call and its wait.
+ * ky's defaults are left unset on purpose: ky normalises the retry object on every call.
  */
-export function retryPolicy(
-  limit: number,
-  idempotent: (method: string) => boolean,
-  classify: (error: Error) => { failure: Failure; request: Request | undefined },
-  onRetry: OnRetry,
-): RetryPolicy {
+export function retryPolicy(call: RetryCall): RetryPolicy {
+  // The retry a backoff wait is being drawn for: ky asks `shouldRetry`, then draws the wait through `jitter`.
+  let pending: { failure: Failure; retry: number } | undefined;
   return {
-    limit,
+    limit: call.limit,
     methods: ['get', 'put', 'patch', 'delete', 'post'],
     retryOnTimeout: true,
     // ky's own `jitter: true` draws below the uncapped step, then caps it (piling waits at 8 s); this draws below
     // the capped step, so waits stay spread up to the cap.
-    jitter: (delay) => Math.random() * Math.min(delay, BACKOFF_CAP_MS),
-    // ky asks only once the limit and `methods` allow a retry, and every answer here is final (ky's own
-    // rules agree with each `undefined`), so a retry is logged here: no hook needs merging into every call.
+    jitter: (delay) => {
+      const wait = Math.random() * Math.min(delay, BACKOFF_CAP_MS);
+      if (pending) call.onRetry(pending.failure, pending.retry, wait);
+      pending = undefined;
+      return wait;
+    },
+    // ky asks only once the limit and `methods` allow a retry, and every answer here is final (ky's own rules
+    // agree with each `undefined`): a retry decided here happens, after the server's wait or a backoff.
     shouldRetry: ({ error, retryCount }) => {
-      const { failure, request } = classify(error);
-      const verdict = shouldRetry(failure, idempotent(request?.method ?? ''));
-      if (verdict !== false) onRetry(failure, retryCount, limit, request);
+      const failure = call.classify(error);
+      const verdict = shouldRetry(failure, call.idempotent, call.maxWaitMs());
+      if (verdict === false) return false;
+      const asked = verdict === undefined ? serverWaitMs(failure) : undefined;
+      if (asked === undefined) pending = { failure, retry: retryCount };
+      else call.onRetry(failure, retryCount, asked);
       return verdict;
     },
   };

@@ -80,6 +80,13 @@ export class Pixels {
 
   /** Deletes a pixel; resolves to the receipt `{ id, object: 'pixel', deleted: true }`. */
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
-    return deferred(() => this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options));
+    // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
+    return deferred(() =>
+      this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options, () => ({
+        id: Number(id),
+        object: 'pixel',
+        deleted: true,
+      })),
+    );
   }
 }

@@ -29,6 +29,8 @@ type Operation = {
   name: string;
   method: 'get' | 'post';
   path: string;
+  /** The full URL as error messages show it: the key masked. */
+  url: string;
   call: (client: CatalogClient) => Promise<unknown>;
   type: typeof CatalogError;
   code: CatalogErrorCode;
@@ -43,6 +45,7 @@ const OPERATIONS: Operation[] = [
     name: 'account.details',
     method: 'get',
     path: 'account/details',
+    url: `${API}/account/details?api_key=***`,
     call: (client) => client.account.details(),
     type: AccountRequestError,
     code: 'request_unsuccessful',
@@ -61,6 +64,7 @@ const OPERATIONS: Operation[] = [
     name: 'items.list',
     method: 'get',
     path: 'items/all',
+    url: `${API}/items/all?api_key=***`,
     call: (client) => client.items.list(),
     type: NoItemsError,
     code: 'no_items',
@@ -82,6 +86,7 @@ const OPERATIONS: Operation[] = [
     name: 'items.get',
     method: 'get',
     path: 'items/item',
+    url: `${API}/items/item?item_id=42&api_key=***`,
     call: (client) => client.items.get(42),
     type: ItemNotFoundError,
     code: 'item_not_found',
@@ -100,6 +105,7 @@ const OPERATIONS: Operation[] = [
     name: 'purchases.validate',
     method: 'post',
     path: 'purchases/validation',
+    url: `${API}/purchases/validation`,
     call: (client) => client.purchases.validate('bad-code'),
     type: InvalidPurchaseCodeError,
     code: 'invalid_purchase_code',
@@ -142,7 +148,9 @@ describe('Catalog error envelope', () => {
       expect(catalogError.msg).toBe(msg);
       expect(catalogError.status).toBe(status);
       expect(catalogError.body).toEqual({ status: word, msg });
-      expect(catalogError.message).toContain(`${op.method.toUpperCase()} ${op.path}: `);
+      // The method and the full URL (the key masked), so an ops log shows which host failed.
+      expect(catalogError.message).toContain(`${op.method.toUpperCase()} ${API}/${op.path}`);
+      expect(catalogError.message).not.toContain(KEY);
       expect(catalogError.message).toContain(`server said ${JSON.stringify(msg)}`);
       expect(catalogError.toJSON()).toMatchObject({ name: op.type.name, code: op.code, msg, status });
       expect(msw.captured).toHaveLength(1);
@@ -152,7 +160,9 @@ describe('Catalog error envelope', () => {
   it('reads as English with the Arabic text quoted', async () => {
     answer(OPERATIONS[2]!, 404, fail('المنتج غير موجود'));
     const error = await failure(catalog().items.get(42));
-    expect(error.message).toBe('GET items/item: item not found (HTTP 404, server said "المنتج غير موجود")');
+    expect(error.message).toBe(
+      `GET ${API}/items/item?item_id=42&api_key=***: item not found (HTTP 404, server said "المنتج غير موجود")`,
+    );
   });
 
   it.each([
@@ -186,7 +196,7 @@ describe('Catalog error envelope', () => {
     expect(error.constructor).toBe(CatalogError);
     expect(error.msg).toBe('');
     expect(error.message).toBe(
-      'GET account/details: the server reported an error (HTTP 200, the server gave no message)',
+      `GET ${API}/account/details?api_key=***: the server reported an error (HTTP 200, the server gave no message)`,
     );
   });
 
@@ -226,7 +236,7 @@ describe('Catalog error fallbacks for an unknown msg', () => {
     expect(error.status).toBe(400);
     expect(error.msg).toBe('The api key field is required.');
     expect(error.message).toBe(
-      `${op.method.toUpperCase()} ${op.path}: the request was rejected (HTTP 400, server said "The api key field is required.")`,
+      `${op.method.toUpperCase()} ${op.url}: the request was rejected (HTTP 400, server said "The api key field is required.")`,
     );
   });
 

@@ -62,6 +62,7 @@ describe('error tree', () => {
       name: 'APIError',
       message: 'boom',
       status: 400,
+      attempts: 0,
       body: { message: 'm' },
     });
   });
@@ -80,6 +81,7 @@ describe('error tree', () => {
     expect(new sdk.InvalidParamsError('bad', 'per_page').toJSON()).toEqual({
       name: 'InvalidParamsError',
       message: 'bad',
+      attempts: 0,
       param: 'per_page',
     });
   });

@@ -142,7 +142,7 @@ describe('hooks (client and call)', () => {
     };
     const error = await failure(mgmt({ hooks }).pixels.get(1));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error.message).toBe('GET pixels/1 failed with 404: "Hidden by the gateway."');
+    expect(error.message).toBe(`GET ${ROOT}/pixels/1 failed with 404: "Hidden by the gateway."`);
     expect((error as NotFoundError).body).toEqual({ message: 'Hidden by the gateway.' });
   });
 });
@@ -266,7 +266,10 @@ describe('the retry warning with hooks', () => {
       mgmt({ logger, logLevel: 'warn', maxRetries: 1, hooks: { beforeRetry: [beforeRetry] } }).pixels.get(1),
     );
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(warn).toHaveBeenCalledWith('[content-platform-sdk] GET pixels/1: retry 1 of 1 after HTTP 429');
+    expect(warn).toHaveBeenCalledWith(
+      `[content-platform-sdk] GET ${ROOT}/pixels/1: retry 1 of 1 in 0 ms after HTTP 429`,
+      { method: 'GET', url: `${ROOT}/pixels/1`, attempt: 1, status: 429, retryInMs: 0 },
+    );
     expect(beforeRetry).toHaveBeenCalledTimes(1);
   });
 });

@@ -221,7 +221,7 @@ describe('HttpClient results', () => {
     expect(validation.body).toEqual({ data: { id: 'one' } });
     expect(validation.status).toBe(200);
     expect(validation.message).toMatch(
-      /^GET pixels\/1 answered 200 with a body of an unexpected shape: data\.id: /,
+      /^GET \S+\/api\/v1\/pixels\/1 answered 200 with a body of an unexpected shape: data\.id: /,
     );
   });
 
@@ -230,7 +230,7 @@ describe('HttpClient results', () => {
     const error = await failure(bearerClient().get('pixels/1', Anything));
     expect(error).toBeInstanceOf(errors.ResponseValidationError);
     expect(error.message).toBe(
-      'GET pixels/1 answered 200 but not with JSON: the body was an HTML page (text/html, 33 chars): <html><body>Welcome</body></html>',
+      `GET ${ROOT}/pixels/1 answered 200 but not with JSON: the body was an HTML page (text/html, 33 chars): <html><body>Welcome</body></html>`,
     );
     expect((error as errors.ResponseValidationError).body).toBe('<html><body>Welcome</body></html>');
   });
@@ -245,7 +245,7 @@ describe('HttpClient results', () => {
     );
     const empty = await failure(bearerClient().get('pixels/1', Anything));
     expect(empty).toBeInstanceOf(errors.ResponseValidationError);
-    expect(empty.message).toBe('GET pixels/1 answered 200 but not with JSON: the body was empty');
+    expect(empty.message).toBe(`GET ${ROOT}/pixels/1 answered 200 but not with JSON: the body was empty`);
     const truncated = await failure(bearerClient().get('pixels/2', Anything));
     expect(truncated).toBeInstanceOf(errors.ResponseValidationError);
     expect((truncated as errors.ResponseValidationError).body).toBe('{"data": {"id": 2');
@@ -265,7 +265,7 @@ describe('HttpClient results', () => {
     const error = await failure(bearerClient().get('pixels', Anything));
     expect(error).toBeInstanceOf(errors.AuthenticationError);
     expect(error.message).toBe(
-      'GET pixels was redirected to a login page: the server rejected the API key (or a proxy dropped the Accept: application/json header).',
+      `GET ${ROOT}/pixels was redirected to a login page: the server rejected the API key (or a proxy dropped the Accept: application/json header).`,
     );
   });
 });
@@ -303,7 +303,7 @@ describe('HttpClient error answers', () => {
     expect(error).toBeInstanceOf(errors.InternalServerError);
     expect((error as errors.APIError).body).toBe(page);
     expect(error.message).toBe(
-      `GET pixels/1 failed with 502 Bad Gateway: the body was an HTML page (text/html, ${page.length} chars): ${page}`,
+      `GET ${ROOT}/pixels/1 failed with 502 Bad Gateway: the body was an HTML page (text/html, ${page.length} chars): ${page}`,
     );
   });
 
@@ -327,7 +327,9 @@ describe('HttpClient error answers', () => {
     msw.use(http.get(`${ROOT}/pixels/1`, () => new HttpResponse(null, { status: 500 })));
     const error = await failure(bearerClient().get('pixels/1', Anything));
     expect(error).toBeInstanceOf(errors.InternalServerError);
-    expect(error.message).toBe('GET pixels/1 failed with 500 Internal Server Error: the body was empty');
+    expect(error.message).toBe(
+      `GET ${ROOT}/pixels/1 failed with 500 Internal Server Error: the body was empty`,
+    );
     expect((error as errors.APIError).body).toBeUndefined();
   });
 
@@ -354,7 +356,12 @@ describe('HttpClient failures without an answer', () => {
     const error = await failure(bearerClient().get('pixels/1', Anything));
     expect(error).toBeInstanceOf(errors.APIConnectionError);
     expect(error).not.toBeInstanceOf(errors.APIConnectionTimeoutError);
-    expect(error.message).toMatch(/^GET pixels\/1 failed: could not reach the server \(/);
+    // A fetch error with no system code proves nothing about whether the request left: it may have.
+    expect(error.message).toMatch(
+      /^GET \S+\/api\/v1\/pixels\/1 failed: the connection was lost before an answer \(/,
+    );
+    expect(error).toMatchObject({ code: undefined, mayHaveSucceeded: true, attempts: 1 });
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
   });
 
   it('maps a thrown custom fetch error to APIConnectionError without leaking the key', async () => {
@@ -375,7 +382,7 @@ describe('HttpClient failures without an answer', () => {
     );
     const error = await failure(bearerClient({ timeout: 50 }).get('pixels/1', Anything));
     expect(error).toBeInstanceOf(errors.APIConnectionTimeoutError);
-    expect(error.message).toBe('GET pixels/1 timed out: no answer within the timeout.');
+    expect(error.message).toBe(`GET ${ROOT}/pixels/1 timed out: no answer within the timeout.`);
   });
 
   it('honours a per-call timeout over the client one', async () => {
@@ -400,7 +407,7 @@ describe('HttpClient failures without an answer', () => {
     setTimeout(() => controller.abort(), 20);
     const error = await failure(bearerClient().get('pixels/1', Anything, { signal: controller.signal }));
     expect(error).toBeInstanceOf(errors.APIUserAbortError);
-    expect(error.message).toBe('GET pixels/1 was aborted by the caller.');
+    expect(error.message).toBe(`GET ${ROOT}/pixels/1 was aborted by the caller.`);
   });
 
   it('rejects an already aborted signal without a request', async () => {
@@ -466,7 +473,10 @@ describe('HttpClient retries', () => {
       bearerClient({ fetch, maxRetries: 2 }).post('pixels', Anything, { name: 'x' }),
     );
     expect(error).toBeInstanceOf(errors.APIConnectionError);
-    expect(error.message).toBe('POST pixels failed: could not reach the server (ECONNRESET).');
+    expect(error.message).toBe(
+      `POST ${ROOT}/pixels failed: the connection was lost before an answer (ECONNRESET). The server may have acted on it: check before sending it again.`,
+    );
+    expect(error).toMatchObject({ code: 'ECONNRESET', mayHaveSucceeded: true, attempts: 1 });
     expect(calls).toBe(1);
   });
 
@@ -480,10 +490,10 @@ describe('HttpClient retries', () => {
         });
       return Response.json({ ok: true });
     };
-    const warnings: string[] = [];
+    const warnings: [string, unknown][] = [];
     const logger = {
       error: vi.fn(),
-      warn: (line: string) => warnings.push(line),
+      warn: (line: string, fields: unknown) => warnings.push([line, fields]),
       info: vi.fn(),
       debug: vi.fn(),
     };
@@ -492,10 +502,22 @@ describe('HttpClient retries', () => {
     ).resolves.toEqual({
       ok: true,
     });
-    expect(warnings).toEqual([
-      '[content-platform-sdk] GET pixels/1: retry 1 of 2 after a connection error (ECONNRESET)',
-      '[content-platform-sdk] GET pixels/1: retry 2 of 2 after a connection error (ECONNRESET)',
-    ]);
+    // Each line says how long it waits: ky's backoff (300 ms, then 600 ms) with full jitter below it.
+    const retryLine = (retry: number, cap: number) => [
+      expect.stringMatching(
+        new RegExp(
+          `^\\[content-platform-sdk\\] GET ${ROOT}/pixels/1: retry ${retry} of 2 in \\d+ ms after a connection error \\(ECONNRESET\\)$`,
+        ),
+      ),
+      {
+        method: 'GET',
+        url: `${ROOT}/pixels/1`,
+        attempt: retry,
+        retryInMs: expect.toSatisfy((ms: number) => ms >= 0 && ms <= cap),
+        errorName: 'APIConnectionError',
+      },
+    ];
+    expect(warnings).toEqual([retryLine(1, 300), retryLine(2, 600)]);
   });
 
   it('does not sleep through a Retry-After beyond the cap: RateLimitError at once', async () => {
@@ -529,7 +551,7 @@ describe('HttpClient redirects', () => {
     expect(error.constructor).toBe(errors.APIError);
     expect((error as errors.APIError).status).toBe(307);
     expect(error.message).toBe(
-      'GET pixels was answered with a 307 redirect to "https://evil.example.net/collect", which the SDK does not follow (it would carry the API key along). Check the base URL.',
+      `GET ${ROOT}/pixels was answered with a 307 redirect to "https://evil.example.net/collect", which the SDK does not follow (it would carry the API key along). Check the base URL.`,
     );
     expect(msw.captured.map((r) => r.url)).toEqual([`${ROOT}/pixels`]);
   });
@@ -644,11 +666,11 @@ describe('HttpClient logging', () => {
     await paramClient({ logger, logLevel: 'info' }).get('items/all', Anything);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^\[content-platform-sdk\] GET https:\/\/market\.example\.com\/api\/items\/all\?api_key=\*\*\* → 200 in \d+ ms$/,
+      /^\[content-platform-sdk\] GET https:\/\/market\.example\.com\/api\/items\/all\?api_key=\*\*\* \(attempt 1\) → 200 in \d+ ms$/,
     );
   });
 
-  it('logs a call that failed for good with a server fault or no answer at error, and a 4xx not at all', async () => {
+  it("logs a call's final failure once, at debug only, with its fields: the caller has the error", async () => {
     msw.use(
       http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ message: 'boom' }, { status: 500 })),
       http.get(`${ROOT}/pixels/2`, () => HttpResponse.error()),
@@ -656,21 +678,42 @@ describe('HttpClient logging', () => {
         HttpResponse.json({ message: 'Resource not found.' }, { status: 404 }),
       ),
     );
-    const lines: string[] = [];
+    const lines: [string, unknown][] = [];
     const logger = {
-      error: (line: string) => lines.push(line),
+      error: vi.fn(),
       warn: vi.fn(),
       info: vi.fn(),
-      debug: vi.fn(),
+      debug: (line: string, fields: unknown) => lines.push([line, fields]),
     };
-    const client = bearerClient({ logger, logLevel: 'error' });
+    const client = bearerClient({ logger, logLevel: 'debug', maxRetries: 0 });
     await failure(client.get('pixels/1', Anything));
     await failure(client.get('pixels/2', Anything));
     await failure(client.get('pixels/3', Anything));
-    expect(lines).toEqual([
-      '[content-platform-sdk] GET pixels/1 failed with 500 Internal Server Error: unexpected JSON body: {"message":"boom"}',
-      expect.stringMatching(/^\[content-platform-sdk\] GET pixels\/2 failed: could not reach the server \(/),
+    const failed = lines.filter(([line]) => line.includes('call failed'));
+    const fields = (url: string, more: object) => ({
+      method: 'GET',
+      url,
+      attempt: 1,
+      durationMs: expect.any(Number),
+      ...more,
+    });
+    expect(failed).toEqual([
+      [
+        `[content-platform-sdk] call failed after 1 attempt: GET ${ROOT}/pixels/1 failed with 500 Internal Server Error: unexpected JSON body: {"message":"boom"}`,
+        fields(`${ROOT}/pixels/1`, { status: 500, errorName: 'InternalServerError' }),
+      ],
+      [
+        expect.stringMatching(
+          /^\[content-platform-sdk\] call failed after 1 attempt: GET \S+\/pixels\/2 failed: /,
+        ),
+        fields(`${ROOT}/pixels/2`, { errorName: 'APIConnectionError' }),
+      ],
+      [
+        expect.stringContaining('failed with 404 Not Found'),
+        fields(`${ROOT}/pixels/3`, { status: 404, errorName: 'NotFoundError' }),
+      ],
     ]);
+    expect(logger.error).not.toHaveBeenCalled();
     expect(logger.warn).not.toHaveBeenCalled();
   });
 

@@ -1,32 +1,41 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLog, redact, redactUrl } from '../../src/core/log.js';
+import { createLog } from '../../src/core/log.js';
+import { maskCode, redact, redactUrl, scrubber } from '../../src/core/redact.js';
 
 describe('log', () => {
   const logger = () => ({ error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() });
 
-  it('passes lines at or above the level and drops the rest', () => {
+  it('passes lines at or above the level and drops the rest, each with its fields object', () => {
     const sink = logger();
-    const log = createLog(sink, 'warn', 'k');
-    log('error', 'e');
-    log('warn', 'w');
-    log('info', 'i');
-    log('debug', 'd');
-    expect(sink.error).toHaveBeenCalledWith('[content-platform-sdk] e');
-    expect(sink.warn).toHaveBeenCalledWith('[content-platform-sdk] w');
+    const log = createLog(sink, 'warn', scrubber('k'));
+    log('error', 'e', { method: 'GET' });
+    log('warn', 'w', { attempt: 2, status: undefined });
+    log('info', 'i', {});
+    log('debug', 'd', {});
+    expect(sink.error).toHaveBeenCalledWith('[content-platform-sdk] e', { method: 'GET' });
+    // Fields left undefined are dropped: a structured logger gets only what is known.
+    expect(sink.warn).toHaveBeenCalledWith('[content-platform-sdk] w', { attempt: 2 });
+    expect(Object.keys(sink.warn.mock.calls[0]?.[1] as object)).toEqual(['attempt']);
     expect(sink.info).not.toHaveBeenCalled();
     expect(sink.debug).not.toHaveBeenCalled();
   });
 
   it('logs nothing at off', () => {
     const sink = logger();
-    createLog(sink, 'off', 'k')('error', 'x');
+    createLog(sink, 'off', scrubber('k'))('error', 'x', {});
     expect(sink.error).not.toHaveBeenCalled();
   });
 
-  it('scrubs the key, raw and URL-encoded, from every line', () => {
+  it('scrubs the key, raw and URL-encoded, from every line and every string field', () => {
     const sink = logger();
-    createLog(sink, 'debug', 'a+b/c')('debug', 'key a+b/c and a%2Bb%2Fc');
-    expect(sink.debug).toHaveBeenCalledWith('[content-platform-sdk] key *** and ***');
+    createLog(sink, 'debug', scrubber('a+b/c'))('debug', 'key a+b/c and a%2Bb%2Fc', {
+      url: 'https://x.test/?q=a%2Bb%2Fc',
+      attempt: 1,
+    });
+    expect(sink.debug).toHaveBeenCalledWith('[content-platform-sdk] key *** and ***', {
+      url: 'https://x.test/?q=***',
+      attempt: 1,
+    });
     expect(redact('nothing here', '')).toBe('nothing here');
   });
 
@@ -37,5 +46,18 @@ describe('log', () => {
     expect(redactUrl('https://x.test/api/items/all?API_KEY=s')).toBe(
       'https://x.test/api/items/all?API_KEY=***',
     );
+  });
+
+  it('masks a purchase code to its last four characters, by value and as a field of any body', () => {
+    const code = '86781236-23d0-4b3c-7dfa-c1c147e0dece';
+    expect(maskCode(code)).toBe('***dece');
+    expect(maskCode('abcd')).toBe('***');
+    const scrub = scrubber('sekrit', [code]);
+    expect(scrub(`code ${code}, encoded ${encodeURIComponent(code)}`)).toBe('code ***dece, encoded ***dece');
+    // A server may echo the code normalised (upper case): the field is masked whatever its value.
+    expect(scrub('{"purchase_code":"ABCD-1234-WXYZ-9F3A","api_key":"sekrit"}')).toBe(
+      '{"purchase_code":"***9F3A","api_key":"***"}',
+    );
+    expect(scrub('purchase_code=ABCD-1234-WXYZ-9F3A&x=1')).toBe('purchase_code=***9F3A&x=1');
   });
 });

@@ -114,6 +114,7 @@ describe('resolveOptions', () => {
     ).toBe('warn');
     expect(logger.warn).toHaveBeenCalledWith(
       '[content-platform-sdk] CONTENT_PLATFORM_LOG="verbose" is not one of off, error, warn, info, debug; using warn.',
+      { variable: 'CONTENT_PLATFORM_LOG' },
     );
   });
 

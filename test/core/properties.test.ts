@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { decodeAnswer, statusError } from '../../src/core/error-map.js';
 import { APIError, InvalidParamsError } from '../../src/core/errors.js';
 import { path } from '../../src/core/path.js';
+import { scrubber } from '../../src/core/redact.js';
 import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
 
 const RUNS = { numRuns: 1000 };
@@ -87,7 +88,7 @@ describe('properties', () => {
     );
     fc.assert(
       fc.property(body, fc.integer({ min: 400, max: 599 }), (raw, status) => {
-        const answer = decodeAnswer(new Response(null, { status }), raw, 'GET pixels', SECRET);
+        const answer = decodeAnswer(new Response(null, { status }), raw, 'GET pixels', scrubber(SECRET));
         const error = statusError(answer);
         expect(error).toBeInstanceOf(APIError);
         expect(error.status).toBe(status);

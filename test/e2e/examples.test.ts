@@ -48,7 +48,7 @@ describe('examples', () => {
       'management',
       [
         "422 as expected: { name: [ 'The name has already been taken.' ] }",
-        '404 as expected: GET pixels/',
+        '404 as expected: GET http://127.0.0.1',
         'caught before any request: pixels.list: per_page must be one of 10, 25, 50, 100; got 30.',
       ],
     ],

@@ -31,7 +31,7 @@ describe('Management error mapping', () => {
     expect(error.status).toBe(404);
     expect(error.body).toEqual({ message: 'Resource not found.', status: 404 });
     expect(error.headers.get('x-ratelimit-limit')).toBe('60');
-    expect(error.message).toBe('GET pixels/1 failed with 404 Not Found: "Resource not found."');
+    expect(error.message).toBe(`GET ${ROOT}/pixels/1 failed with 404 Not Found: "Resource not found."`);
   });
 
   it('422 → UnprocessableEntityError with fieldErrors read from the map under message', async () => {
@@ -67,7 +67,9 @@ describe('Management error mapping', () => {
     )) as UnprocessableEntityError;
     expect(error).toBeInstanceOf(UnprocessableEntityError);
     expect(error.fieldErrors).toEqual({ name: ['The name has already been taken.'] });
-    expect(error.message).toMatch(/^POST pixels failed with 422 .*: "The name has already been taken\."/);
+    expect(error.message).toMatch(
+      /^POST \S+\/api\/v1\/pixels failed with 422 .*: "The name has already been taken\."/,
+    );
   });
 
   it('keeps an Arabic message verbatim, in the message and in fieldErrors', async () => {
@@ -171,7 +173,7 @@ describe('readManagementError', () => {
     headers: new Headers(),
     body,
     isJson,
-    request: 'GET pixels',
+    request: `GET ${ROOT}/pixels`,
   });
 
   it('reads nothing from a success, even one with a message', () => {

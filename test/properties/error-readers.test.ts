@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readCatalogError } from '../../src/catalog/errors.js';
 import { decodeAnswer } from '../../src/core/error-map.js';
 import { APIError, CatalogError } from '../../src/core/errors.js';
+import { scrubber } from '../../src/core/redact.js';
 import { readManagementError } from '../../src/management/errors.js';
 
 const RUNS = { numRuns: 1000 };
@@ -70,7 +71,12 @@ const path = fc.oneof(
 
 function answer(raw: string, code: number) {
   // Error statuses are decoded with the key scrubbed (as core does); a 2xx reaches the reader raw.
-  return decodeAnswer(new Response(null, { status: code }), raw, 'GET x', code >= 400 ? KEY : undefined);
+  return decodeAnswer(
+    new Response(null, { status: code }),
+    raw,
+    'GET x',
+    code >= 400 ? scrubber(KEY) : undefined,
+  );
 }
 
 describe('Management error-body parser (readManagementError)', () => {
@@ -107,7 +113,7 @@ describe('Catalog error reader (readCatalogError)', () => {
   it('never throws on arbitrary JSON or bytes at any status and path; gives undefined or a CatalogError', () => {
     fc.assert(
       fc.property(fc.oneof(anyText, envelopeBody), status, path, (raw, code, where) => {
-        const error = readCatalogError(answer(raw, code), where, KEY);
+        const error = readCatalogError(answer(raw, code), where, scrubber(KEY));
         if (error === undefined) return;
         expect(error).toBeInstanceOf(CatalogError);
         expect(error.status).toBe(code);
@@ -121,7 +127,7 @@ describe('Catalog error reader (readCatalogError)', () => {
   it('never lets an echoed key into an error: message, msg, body and toJSON() mask it', () => {
     fc.assert(
       fc.property(envelopeBody, status, path, (raw, code, where) => {
-        const error = readCatalogError(answer(raw, code), where, KEY);
+        const error = readCatalogError(answer(raw, code), where, scrubber(KEY));
         if (error === undefined) return;
         for (const text of [error.message, error.msg, JSON.stringify(error), JSON.stringify(error.body)]) {
           expect(text).not.toContain('PROPKEY');

@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HttpClient } from '../../src/core/http.js';
-import { createLog, redact } from '../../src/core/log.js';
+import { createLog } from '../../src/core/log.js';
 import { resolveOptions } from '../../src/core/options.js';
+import { redact, scrubber } from '../../src/core/redact.js';
 import { CATALOG_KIND } from '../helpers/core.js';
 
 const RUNS = { numRuns: 1000 };
@@ -41,8 +42,12 @@ describe('redaction', () => {
       fc.property(key, fc.string(), fc.nat(3), (secret, message, which) => {
         const lines: string[] = [];
         const sink = (line: string) => lines.push(line);
-        const log = createLog({ error: sink, warn: sink, info: sink, debug: sink }, 'debug', secret);
-        log('debug', `${message} ${forms(secret)[which]} ${message}`);
+        const log = createLog(
+          { error: sink, warn: sink, info: sink, debug: sink },
+          'debug',
+          scrubber(secret),
+        );
+        log('debug', `${message} ${forms(secret)[which]} ${message}`, {});
         for (const form of forms(secret)) expect(lines[0]).not.toContain(form);
       }),
       RUNS,

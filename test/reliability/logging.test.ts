@@ -13,11 +13,12 @@ beforeAll(async () => {
 afterAll(() => live.close());
 beforeEach(() => server.reset());
 
-/** A logger shaped like pino: methods that need their `this`, and an object-or-message signature. */
+/** A logger shaped like pino: methods that need their `this`; keeps each line's message and fields. */
 class PinoLike {
-  readonly records: { level: string; msg: string }[] = [];
+  readonly records: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   #write(level: string, first: unknown, second?: unknown) {
-    this.records.push({ level, msg: typeof first === 'string' ? first : String(second) });
+    if (typeof first !== 'string') this.records.push({ level, msg: String(second) });
+    else this.records.push({ level, msg: first, fields: second as Record<string, unknown> });
   }
   error(obj: unknown, msg?: string) {
     this.#write('error', obj, msg);
@@ -41,8 +42,43 @@ describe('logging', () => {
     await mgmt.pixels.get(1);
     expect(logger.records.map((r) => r.level)).toEqual(['info', 'warn', 'info']);
     expect(logger.records[2]?.msg).toMatch(
-      /^\[content-platform-sdk\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\/1 → 200 in \d+ ms \(retry 1\)$/,
+      /^\[content-platform-sdk\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\/1 \(attempt 2\) → 200 in \d+ ms$/,
     );
+  });
+
+  it('gives every line a fields object: method, url, attempt, and status, durationMs, retryInMs where known', async () => {
+    const logger = new PinoLike();
+    server.faults.script([{ status: 503, headers: { 'retry-after': '0', 'x-request-id': 'req-503' } }]);
+    const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'info' });
+    await mgmt.pixels.get(1);
+    const url = `${live.url}/api/v1/pixels/1`;
+    expect(logger.records.map((r) => r.fields)).toEqual([
+      { method: 'GET', url, attempt: 1, status: 503, durationMs: expect.any(Number), requestId: 'req-503' },
+      { method: 'GET', url, attempt: 1, status: 503, retryInMs: 0, requestId: 'req-503' },
+      { method: 'GET', url, attempt: 2, status: 200, durationMs: expect.any(Number) },
+    ]);
+    expect(logger.records[1]?.msg).toBe(
+      `[content-platform-sdk] GET ${url}: retry 1 of 2 in 0 ms after HTTP 503`,
+    );
+  });
+
+  it("logs a call's final failure at debug only: the caller has the error, the app's error log stays single", async () => {
+    const logger = new PinoLike();
+    server.faults.script(['reset', 'reset', 'reset']);
+    const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'warn' });
+    await expect(mgmt.pixels.get(1)).rejects.toMatchObject({ name: 'APIConnectionError', attempts: 3 });
+    expect(logger.records.map((r) => r.level)).toEqual(['warn', 'warn']);
+    const verbose = new PinoLike();
+    server.faults.script(['reset']);
+    await expect(
+      mgmt.withOptions({ logger: verbose, logLevel: 'debug', maxRetries: 0 }).pixels.get(1),
+    ).rejects.toBeInstanceOf(Error);
+    const last = verbose.records.at(-1);
+    expect(last?.level).toBe('debug');
+    expect(last?.msg).toMatch(
+      /^\[content-platform-sdk\] call failed after 1 attempt: GET \S+\/pixels\/1 failed: /,
+    );
+    expect(last?.fields).toMatchObject({ method: 'GET', attempt: 1, errorName: 'APIConnectionError' });
   });
 
   it('debug adds request headers and body and response headers, with Authorization and api_key masked', async () => {
@@ -55,14 +91,25 @@ describe('logging', () => {
     const debug = logger.records.filter((r) => r.level === 'debug').map((r) => r.msg);
     expect(debug).toHaveLength(6);
     expect(debug[0]).toMatch(
-      /POST \S+\/api\/v1\/pixels request headers \{.*authorization: \*\*\*.*\} body name=Logged&type=bing&value=1$/,
+      /POST \S+\/api\/v1\/pixels \(attempt 1\) request headers \{.*authorization: \*\*\*.*\} body name=Logged&type=bing&value=1$/,
     );
-    expect(debug[1]).toMatch(/POST \S+\/api\/v1\/pixels response headers \{.*x-ratelimit-remaining: \d+/);
+    expect(debug[1]).toMatch(
+      /POST \S+\/api\/v1\/pixels \(attempt 1\) response headers \{.*x-ratelimit-remaining: \d+/,
+    );
+    // The purchase code shows by its last four characters only.
+    const code = server.fixtures.purchaseCodes.supported;
     expect(debug[2]).toMatch(
-      /POST \S+\/api\/purchases\/validation request headers \{.*\} body \{"purchase_code":"[^"]+","api_key":"\*\*\*"\}$/,
+      /POST \S+\/api\/purchases\/validation \(attempt 1\) request headers \{.*\} body \{"purchase_code":"\*\*\*(.{4})","api_key":"\*\*\*"\}$/,
     );
-    expect(debug[4]).toMatch(/GET \S+\/api\/items\/item\?item_id=101&api_key=\*\*\* request headers/);
-    for (const record of logger.records) expect(record.msg).not.toContain('LOGGINGTOKEN');
+    expect(debug[2]).toContain(`"purchase_code":"***${code.slice(-4)}"`);
+    expect(debug[4]).toMatch(
+      /GET \S+\/api\/items\/item\?item_id=101&api_key=\*\*\* \(attempt 1\) request headers/,
+    );
+    for (const record of logger.records) {
+      const text = `${record.msg} ${JSON.stringify(record.fields)}`;
+      expect(text).not.toContain('LOGGINGTOKEN');
+      expect(text).not.toContain(code);
+    }
   });
 
   it('takes the level from CONTENT_PLATFORM_LOG; the logLevel option wins over it', async () => {
@@ -95,8 +142,9 @@ describe('logging', () => {
       {
         level: 'warn',
         msg: expect.stringMatching(
-          /^\[content-platform-sdk\] GET pixels\/1: retry 1 of 2 after a connection error/,
+          /^\[content-platform-sdk\] GET \S+\/pixels\/1: retry 1 of 2 in \d+ ms after a connection error/,
         ),
+        fields: expect.objectContaining({ method: 'GET', attempt: 1, errorName: 'APIConnectionError' }),
       },
     ]);
   });
