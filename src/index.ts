@@ -1,7 +1,16 @@
 export * from './catalog/index.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
-export type { APIErrorInit, CatalogErrorCode, ValidationIssue } from './core/errors.js';
+export type {
+  AnyContentPlatformError,
+  APIConnectionErrorInit,
+  APIErrorInit,
+  APIErrorName,
+  CatalogErrorCode,
+  CatalogErrorName,
+  ContentPlatformErrorName,
+  ValidationIssue,
+} from './core/errors.js';
 export {
   AccountRequestError,
   APIConnectionError,
@@ -16,6 +25,7 @@ export {
   InvalidParamsError,
   InvalidPurchaseCodeError,
   ItemNotFoundError,
+  isContentPlatformError,
   NoItemsError,
   NotFoundError,
   PermissionDeniedError,
@@ -24,6 +34,7 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Hooks, KyInstance } from './core/http.js';
+export type { LogFields } from './core/log.js';
 export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
 export type { Id } from './core/path.js';
 export { redactUrl } from './core/redact.js';

@@ -100,3 +100,30 @@ export function catalogStatus(status: unknown): 'success' | 'error' | undefined 
 
 const STATUS_SEEN = new Map<string, 'success' | 'error' | undefined>();
 const MAX_STATUS_SEEN = 64;
+
+/** A purchase's license, whatever language the server labels it in. */
+export type LicenseKind = 'regular' | 'extended';
+
+// "License" in English and Arabic (رخصة, ترخيص, with or without the article), folded like any Catalog text.
+const LICENSE_WORDS = /licen[cs]e|الترخيص|ترخيص|الرخصه|رخصه/g;
+const LICENSE_KINDS = new Map<string, LicenseKind>([
+  ['regular', 'regular'],
+  ['عادي', 'regular'],
+  ['عاديه', 'regular'],
+  ['extended', 'extended'],
+  ['موسع', 'extended'],
+  ['موسعه', 'extended'],
+  ['ممتد', 'extended'],
+  ['ممتده', 'extended'],
+]);
+
+/**
+ * Which license a `license_type` label names: `Regular`, `Extended License`, `رخصة عادية`, `الرخصة الموسعة`…
+ * in any case and spelling variant. `null` for a word it does not know (never throws).
+ * @example licenseKind('رخصة موسعة') // 'extended'
+ */
+export function licenseKind(label: unknown): LicenseKind | null {
+  if (typeof label !== 'string') return null;
+  const word = key(label).replace(LICENSE_WORDS, '').replace(/^ال/, '');
+  return LICENSE_KINDS.get(word) ?? null;
+}

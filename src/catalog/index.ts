@@ -3,6 +3,8 @@ export {
   CATALOG_MESSAGES,
   type CatalogCondition,
   catalogStatus,
+  type LicenseKind,
+  licenseKind,
   matchCatalogMessage,
   normalizeCatalogText,
 } from './arabic.js';

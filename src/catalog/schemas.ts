@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { catalogStatus } from './arabic.js';
+import { catalogStatus, licenseKind } from './arabic.js';
 
 // Tolerant in, exact out: each schema accepts every shape the spec or the real server (REAL-SERVERS.md)
 // sends and gives one typed shape. Unknown extra fields are accepted and left out of the result.
@@ -204,11 +204,15 @@ export const PurchaseSchema = z.pipe(
   z.transform((purchase: z.output<typeof PurchaseFields>) => {
     // Absent, not `undefined`: "no support" reads the same whether the server omitted the field or sent null.
     if (purchase.supported_until === undefined) delete purchase.supported_until;
-    return purchase;
+    // The label is translated (Arabic, English, any case): `license` says which one it is, or null.
+    return Object.assign(purchase, { license: licenseKind(purchase.license_type) });
   }),
 );
 
-/** A validated purchase: its license, price, item and support period. */
+/**
+ * A validated purchase: its license (`license`: `'regular'`, `'extended'` or `null` when the label is unknown, beside
+ * the raw, translated `license_type`), price, item and support period.
+ */
 export type Purchase = z.infer<typeof PurchaseSchema>;
 
 /** The envelope's `status` must be the success word (`تم بنجاح` or `success`, tolerant of variants). */

@@ -217,6 +217,8 @@ describe('CatalogClient.purchases.validate', () => {
     expect(purchase).toEqual({
       ...aPurchase(),
       item: { ...anItem(), media: { kind: 'image', ...anItem().media } },
+      // The fixture's 'ترخيص عادي', read as a language-free kind.
+      license: 'regular',
     });
   });
 

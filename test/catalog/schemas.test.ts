@@ -239,6 +239,8 @@ describe('PurchaseSchema', () => {
     expect(PurchaseSchema.parse(aPurchase())).toEqual({
       ...aPurchase(),
       item: { ...anItem(), media: { kind: 'image', ...anItem().media } },
+      // The fixture's 'ترخيص عادي', read as a language-free kind.
+      license: 'regular',
     });
   });
 
@@ -256,6 +258,35 @@ describe('PurchaseSchema', () => {
   ] as const)('downloaded %j → %j', (downloaded, expected) => {
     expect(PurchaseSchema.parse(aPurchase({ downloaded })).downloaded).toBe(expected);
   });
+
+  it.each([
+    ['Regular', 'regular'],
+    ['Regular License', 'regular'],
+    ['REGULAR LICENCE', 'regular'],
+    ['regular-license', null],
+    ['Extended', 'extended'],
+    ['extended license', 'extended'],
+    ['License Extended', 'extended'],
+    ['رخصة عادية', 'regular'],
+    ['ترخيص عادي', 'regular'],
+    ['الرخصة العادية', 'regular'],
+    ['رخصـــة عاديّة', 'regular'],
+    ['عادية', 'regular'],
+    ['رخصة موسعة', 'extended'],
+    ['ترخيص ممتد', 'extended'],
+    ['الرخصة الموسّعة', 'extended'],
+    ['ممتدة', 'extended'],
+    ['Enterprise', null],
+    ['', null],
+    ['رخصة', null],
+  ] as const)(
+    'reads license_type %j as license %j, never throwing on a word it does not know',
+    (label, license) => {
+      const parsed = PurchaseSchema.parse(aPurchase({ license_type: label }));
+      expect(parsed.license).toBe(license);
+      expect(parsed.license_type).toBe(label);
+    },
+  );
 
   it('keeps an Arabic license_type and a string price as a number', () => {
     const parsed = PurchaseSchema.parse(aPurchase({ license_type: 'ممتد', price: '49.00' }));

@@ -9,7 +9,21 @@ assert.match(require.resolve('content-platform-sdk/testing'), /dist[\\/]testing[
 const { createMswHandlers } = require('content-platform-sdk/testing/msw');
 assert.equal(createMswHandlers(testing.createReferenceServer()).length, 2);
 
-import('./smoke.mjs')
+// An error from the CommonJS build is an instance of the ESM build's classes, and the other way round,
+// precisely per class.
+const crossBuild = import('content-platform-sdk').then((esm) => {
+  assert.notEqual(esm.NotFoundError, sdk.NotFoundError);
+  const init = { status: 404, headers: new Headers(), body: undefined, message: 'x' };
+  const fromCjs = new sdk.NotFoundError(init);
+  const fromEsm = new esm.RateLimitError({ ...init, status: 429 });
+  assert.ok(fromCjs instanceof esm.NotFoundError && fromCjs instanceof esm.APIError);
+  assert.ok(!(fromCjs instanceof esm.RateLimitError));
+  assert.ok(fromEsm instanceof sdk.RateLimitError && sdk.isContentPlatformError(fromEsm));
+  assert.ok(!(fromEsm instanceof sdk.NotFoundError));
+});
+
+crossBuild
+  .then(() => import('./smoke.mjs'))
   .then(({ runtimeName, smoke }) =>
     smoke(sdk, testing).then(({ checks }) => {
       console.log(`ok: cjs on ${runtimeName()}, ${checks} checks over http`);
