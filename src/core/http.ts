@@ -10,23 +10,16 @@ import type { $ZodType as ZodType } from 'zod/v4/core';
 import { answerError, parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { finished, lostCall, timeoutError } from './call-end.js';
+import { callFetch, callRetry } from './call-policy.js';
 import { APIUserAbortError, ContentPlatformError, NotFoundError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
-import { failedRequest, readingFetch, readText, type Send } from './read-fetch.js';
+import { failedRequest, readText, type Send } from './read-fetch.js';
 import { redactUrl, type Scrub, scrubber } from './redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
 import { connectionError } from './response-errors.js';
-import {
-  connectionCode,
-  type Failure,
-  failureFields,
-  type Method,
-  mayHaveActed,
-  retryPolicy,
-  retryReason,
-} from './retry.js';
-import { Trace, tracingFetch } from './trace.js';
+import { connectionCode, type Failure, type Method, mayHaveActed, type RetryPolicy } from './retry.js';
+import { Trace } from './trace.js';
 
 export type { Hooks, KyInstance } from 'ky';
 export type { Body, Call, Query } from './request.js';
@@ -166,54 +159,20 @@ export class HttpClient {
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
     // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
     const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
-    const logged = this.#log.enabled('info') ? this.#log : undefined;
-    const reading = readingFetch(tracingFetch(this.#send, trace, logged), rebuild);
-    kyOptions.fetch = async (request, init) => {
-      const answer = await reading(request, init);
-      trace.answer = answer;
-      trace.answers += 1;
-      return answer;
-    };
+    kyOptions.fetch = callFetch(this.#send, trace, this.#log, rebuild);
     return kyOptions;
   }
 
   /** The call's retry rules: its limit, its method's safety, its deadline, and a warn line per retry. */
-  #retry(trace: Trace, options: RequestOptions) {
-    const limit =
-      options.maxRetries === undefined
-        ? this.#options.maxRetries
-        : retryCount(options.maxRetries, 'maxRetries');
-    const total = options.totalTimeout ?? this.#options.totalTimeout;
-    const { maxRetryAfter } = this.#options;
-    return retryPolicy({
-      limit,
+  #retry(trace: Trace, options: RequestOptions): RetryPolicy {
+    const { maxRetries, totalTimeout, maxRetryAfter } = this.#options;
+    const limits = {
+      limit: options.maxRetries === undefined ? maxRetries : retryCount(options.maxRetries, 'maxRetries'),
       idempotent: this.#idempotent(trace.method),
-      // A wait the deadline would cut short fails at once, with the answer's own error (ky would time out).
-      maxWaitMs: () =>
-        total === undefined
-          ? maxRetryAfter
-          : Math.min(maxRetryAfter, total - (performance.now() - trace.started) - 1),
-      classify: (error) => {
-        const failure = failureOf(error);
-        if (mayHaveActed(failure)) trace.lost = true;
-        return failure;
-      },
-      onRetry: (failure: Failure, retry: number, wait: number) => {
-        const retryInMs = Math.round(wait);
-        const fields = trace.fields({
-          attempt: retry,
-          retryInMs,
-          requestId: trace.requestId,
-          ...failureFields(failure),
-        });
-        const label = `${trace.method} ${trace.url}`;
-        this.#log(
-          'warn',
-          `${label}: retry ${retry} of ${limit} in ${retryInMs} ms after ${retryReason(failure)}`,
-          fields,
-        );
-      },
-    });
+      total: options.totalTimeout ?? totalTimeout,
+      maxRetryAfter,
+    };
+    return callRetry(trace, limits, failureOf, this.#log);
   }
 
   #idempotent(method: string): boolean {

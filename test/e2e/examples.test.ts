@@ -98,10 +98,22 @@ describe('examples', () => {
     expect(stdout).toContain('4 attempts recorded; Catalog key in a recorded URL: no');
   }, 60_000);
 
-  it('examples/wrapper.ts shares one ky instance across both clients', async () => {
+  it('examples/wrapper.ts: keys checked at start, a create cut mid-flight made once, errors a caller can act on', async () => {
     const { stdout } = await example('wrapper');
+    // verifyCredentials: one cheap request per API, through the wrapper's own ky instance and hooks.
     expect(stdout).toMatch(
-      /^\[acme\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\?type=facebook&per_page=100 → 200 \(try 1\)$/m,
+      /^\[acme\] GET http:\/\/127\.0\.0\.1:\d+\/api\/account\/details\?api_key=\*\*\* → 200 \(try 1\)\ncredentials: ok$/m,
+    );
+    // mayHaveSucceeded: the wrapper looked the pixel up by name before creating it again, and made it once.
+    expect(stdout).toMatch(
+      /\?search=Acme\+launch&per_page=100 → 200 \(try 1\)\n\[acme\] POST \S+\/pixels → 201/,
+    );
+    expect(stdout).toContain('copies of it: 1');
+    expect(stdout).toMatch(
+      /^AcmeError retryable=true: content platform: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\/\d+ failed with 503 .*\(after 3 attempt\(s\), request req-acme-1\)$/m,
+    );
+    expect(stdout).toContain(
+      'log fields: level, msg, method, url, attempt, status, durationMs; a retry line: yes',
     );
     expect(stdout).toMatch(
       /^\[acme\] POST http:\/\/127\.0\.0\.1:\d+\/api\/purchases\/validation → 404 \(try 1\)$/m,
