@@ -32,9 +32,6 @@ export type CatalogErrorName =
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-/** How Node's `util.inspect` calls a custom inspector: the depth left, its options, and inspect itself. */
-type Inspect = (value: unknown, options?: object) => string;
-
 /**
  * Base of every error this SDK throws. Catch it to handle any failure of a call. `instanceof` holds across the
  * ESM and CommonJS builds and two installs of one major version (see `isContentPlatformError`).
@@ -74,7 +71,7 @@ export class ContentPlatformError extends Error {
   }
 
   /** `util.inspect` (an uncaught error): the stack and the short facts, not the answer's headers and body. */
-  [INSPECT](_depth: number, options: object, inspect: Inspect): string {
+  [INSPECT](_depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
     const facts = Object.fromEntries(Object.entries(this.summary()).filter(([, v]) => v !== undefined));
     return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(facts, options)}`;
   }
@@ -82,8 +79,8 @@ export class ContentPlatformError extends Error {
 
 /** Any error the SDK throws, as a union on `name`: `switch (error.name)` narrows it to one class. */
 export type AnyContentPlatformError =
-  | Named<ContentPlatformError, 'ContentPlatformError'>
-  | Named<APIError, 'APIError'>
+  | (ContentPlatformError & { readonly name: 'ContentPlatformError' })
+  | (APIError & { readonly name: 'APIError' })
   | BadRequestError
   | AuthenticationError
   | PermissionDeniedError
@@ -91,18 +88,16 @@ export type AnyContentPlatformError =
   | UnprocessableEntityError
   | RateLimitError
   | InternalServerError
-  | Named<CatalogError, 'CatalogError'>
+  | (CatalogError & { readonly name: 'CatalogError' })
   | AccountRequestError
   | NoItemsError
   | ItemNotFoundError
   | InvalidPurchaseCodeError
-  | Named<APIConnectionError, 'APIConnectionError'>
+  | (APIConnectionError & { readonly name: 'APIConnectionError' })
   | APIConnectionTimeoutError
   | APIUserAbortError
   | ResponseValidationError
   | InvalidParamsError;
-
-type Named<E, N extends string> = E & { readonly name: N };
 
 /**
  * Whether `value` is an error from this SDK (any copy of it): the guard to use in a `catch`.
