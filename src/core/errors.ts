@@ -40,9 +40,6 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * try { await mgmt.pixels.get(1); } catch (e) { if (e instanceof ContentPlatformError) console.error(e.name, e.attempts); }
  */
 export class ContentPlatformError extends Error {
-  static {
-    named(ContentPlatformError, 'ContentPlatformError');
-  }
   declare readonly name: ContentPlatformErrorName;
   /** How many requests the call sent: 0 when it failed before sending, 3 after two retries. */
   readonly attempts: number = 0;
@@ -128,9 +125,6 @@ export interface APIErrorInit {
  * try { await mgmt.pixels.get(9) } catch (e) { if (e instanceof APIError) console.log(e.status, e.body) }
  */
 export class APIError extends ContentPlatformError {
-  static {
-    named(APIError, 'APIError');
-  }
   declare readonly name: APIErrorName;
   /** HTTP status of the answer (200 for a Catalog error envelope sent with 200). */
   readonly status: number;
@@ -157,33 +151,21 @@ export class APIError extends ContentPlatformError {
 
 /** HTTP 400: the server rejected a parameter. @example `catch (e) { if (e instanceof BadRequestError) … }` */
 export class BadRequestError extends APIError {
-  static {
-    named(BadRequestError, 'BadRequestError');
-  }
   declare readonly name: 'BadRequestError';
 }
 
 /** HTTP 401, or a redirect to a login page: the API key is missing or rejected. @example `e instanceof AuthenticationError` */
 export class AuthenticationError extends APIError {
-  static {
-    named(AuthenticationError, 'AuthenticationError');
-  }
   declare readonly name: 'AuthenticationError';
 }
 
 /** HTTP 403: the key is valid but its plan has no access to this feature. @example `e instanceof PermissionDeniedError` */
 export class PermissionDeniedError extends APIError {
-  static {
-    named(PermissionDeniedError, 'PermissionDeniedError');
-  }
   declare readonly name: 'PermissionDeniedError';
 }
 
 /** HTTP 404: unknown id, another workspace's id, or an unknown route. @example `e instanceof NotFoundError` */
 export class NotFoundError extends APIError {
-  static {
-    named(NotFoundError, 'NotFoundError');
-  }
   declare readonly name: 'NotFoundError';
 }
 
@@ -194,9 +176,6 @@ export class NotFoundError extends APIError {
  * catch (e) { if (e instanceof UnprocessableEntityError) console.log(e.fieldErrors.name?.[0]) }
  */
 export class UnprocessableEntityError extends APIError {
-  static {
-    named(UnprocessableEntityError, 'UnprocessableEntityError');
-  }
   declare readonly name: 'UnprocessableEntityError';
   /** Field name → messages, as the server sent them (they may be translated, e.g. Arabic). */
   readonly fieldErrors: Record<string, string[]>;
@@ -218,9 +197,6 @@ export class UnprocessableEntityError extends APIError {
  * catch (e) { if (e instanceof RateLimitError) await sleep((e.retryAfter ?? 60) * 1000) }
  */
 export class RateLimitError extends APIError {
-  static {
-    named(RateLimitError, 'RateLimitError');
-  }
   declare readonly name: 'RateLimitError';
   /** Seconds to wait, from `Retry-After` (seconds or HTTP date) or `X-RateLimit-Reset`; undefined if absent. */
   readonly retryAfter: number | undefined;
@@ -240,9 +216,6 @@ export class RateLimitError extends APIError {
  * @example catch (e) { if (e instanceof InternalServerError && e.retryAfter) await sleep(e.retryAfter * 1000) }
  */
 export class InternalServerError extends APIError {
-  static {
-    named(InternalServerError, 'InternalServerError');
-  }
   declare readonly name: 'InternalServerError';
   /** Seconds to wait, from a 503's `Retry-After` (seconds or HTTP date); undefined if absent or not a 503. */
   readonly retryAfter: number | undefined;
@@ -273,9 +246,6 @@ export type CatalogErrorCode =
  * catch (e) { if (e instanceof CatalogError) console.log(e.code, e.msg) }
  */
 export class CatalogError extends APIError {
-  static {
-    named(CatalogError, 'CatalogError');
-  }
   declare readonly name: CatalogErrorName;
   /** Stable condition code, independent of the server's language. */
   readonly code: CatalogErrorCode;
@@ -299,33 +269,21 @@ export class CatalogError extends APIError {
 
 /** Catalog: account details were refused (`طلب غير ناجح`, code `request_unsuccessful`). @example `e instanceof AccountRequestError` */
 export class AccountRequestError extends CatalogError {
-  static {
-    named(AccountRequestError, 'AccountRequestError');
-  }
   declare readonly name: 'AccountRequestError';
 }
 
 /** Catalog: the key has no items (`لا يوجد أى منتجات`, code `no_items`). @example `e instanceof NoItemsError` */
 export class NoItemsError extends CatalogError {
-  static {
-    named(NoItemsError, 'NoItemsError');
-  }
   declare readonly name: 'NoItemsError';
 }
 
 /** Catalog: no item has that id (`المنتج غير موجود`, code `item_not_found`). @example `e instanceof ItemNotFoundError` */
 export class ItemNotFoundError extends CatalogError {
-  static {
-    named(ItemNotFoundError, 'ItemNotFoundError');
-  }
   declare readonly name: 'ItemNotFoundError';
 }
 
 /** Catalog: the purchase code is not valid (`كود الشراء غير صحيح`, code `invalid_purchase_code`). @example `e instanceof InvalidPurchaseCodeError` */
 export class InvalidPurchaseCodeError extends CatalogError {
-  static {
-    named(InvalidPurchaseCodeError, 'InvalidPurchaseCodeError');
-  }
   declare readonly name: 'InvalidPurchaseCodeError';
 }
 
@@ -345,9 +303,6 @@ export interface APIConnectionErrorInit {
  * @example catch (e) { if (e instanceof APIConnectionError && !e.mayHaveSucceeded) await retryLater() }
  */
 export class APIConnectionError extends ContentPlatformError {
-  static {
-    named(APIConnectionError, 'APIConnectionError');
-  }
   declare readonly name: 'APIConnectionError' | 'APIConnectionTimeoutError';
   /** The system error code, such as `ECONNREFUSED` or `ECONNRESET`, when there is one. */
   readonly code: string | undefined;
@@ -367,17 +322,11 @@ export class APIConnectionError extends ContentPlatformError {
 
 /** No answer within the timeout (per attempt, or the overall deadline). @example `e instanceof APIConnectionTimeoutError` */
 export class APIConnectionTimeoutError extends APIConnectionError {
-  static {
-    named(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
-  }
   declare readonly name: 'APIConnectionTimeoutError';
 }
 
 /** The caller aborted the call through its `signal`. It is never retried. @example `e instanceof APIUserAbortError` */
 export class APIUserAbortError extends ContentPlatformError {
-  static {
-    named(APIUserAbortError, 'APIUserAbortError');
-  }
   declare readonly name: 'APIUserAbortError';
 }
 
@@ -396,9 +345,6 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof ResponseValidationError) console.log(e.issues, e.body) }
  */
 export class ResponseValidationError extends ContentPlatformError {
-  static {
-    named(ResponseValidationError, 'ResponseValidationError');
-  }
   declare readonly name: 'ResponseValidationError';
   /** What did not fit; empty when the body was not JSON at all. */
   readonly issues: ValidationIssue[];
@@ -430,9 +376,6 @@ export class ResponseValidationError extends ContentPlatformError {
  * catch (e) { if (e instanceof InvalidParamsError) console.log(e.param) }
  */
 export class InvalidParamsError extends ContentPlatformError {
-  static {
-    named(InvalidParamsError, 'InvalidParamsError');
-  }
   declare readonly name: 'InvalidParamsError';
   /** The offending parameter or option, when there is one. */
   readonly param: string | undefined;
@@ -446,6 +389,32 @@ export class InvalidParamsError extends ContentPlatformError {
     return { ...super.summary(), param: this.param };
   }
 }
+
+// Each class's `name` on its prototype (as the built-in errors have it), set here rather than in a static block:
+// a bundler renames a class that refers to itself in its body (`class _NotFoundError`), changing `Class.name`.
+// Explicit strings, not `type.name`: a minifier may rename the classes themselves.
+const NAMES: [{ prototype: object }, string][] = [
+  [ContentPlatformError, 'ContentPlatformError'],
+  [APIError, 'APIError'],
+  [BadRequestError, 'BadRequestError'],
+  [AuthenticationError, 'AuthenticationError'],
+  [PermissionDeniedError, 'PermissionDeniedError'],
+  [NotFoundError, 'NotFoundError'],
+  [UnprocessableEntityError, 'UnprocessableEntityError'],
+  [RateLimitError, 'RateLimitError'],
+  [InternalServerError, 'InternalServerError'],
+  [CatalogError, 'CatalogError'],
+  [AccountRequestError, 'AccountRequestError'],
+  [NoItemsError, 'NoItemsError'],
+  [ItemNotFoundError, 'ItemNotFoundError'],
+  [InvalidPurchaseCodeError, 'InvalidPurchaseCodeError'],
+  [APIConnectionError, 'APIConnectionError'],
+  [APIConnectionTimeoutError, 'APIConnectionTimeoutError'],
+  [APIUserAbortError, 'APIUserAbortError'],
+  [ResponseValidationError, 'ResponseValidationError'],
+  [InvalidParamsError, 'InvalidParamsError'],
+];
+for (const [type, name] of NAMES) named(type, name);
 
 /** Records what the call went through on its error (the fields are read-only to users, set once here). */
 export function recordCall<E extends ContentPlatformError>(
