@@ -1,6 +1,5 @@
 import { APIConnectionTimeoutError, type APIError, ContentPlatformError, recordCall } from './errors.js';
 import type { Log } from './log.js';
-import type { LostCall } from './response-errors.js';
 import type { Trace } from './trace.js';
 
 /**
@@ -21,11 +20,6 @@ export function finished(error: unknown, trace: Trace, log: Log): unknown {
     });
   }
   return error;
-}
-
-/** Whether the call's server may have acted, and whether it was a create (not safe to send twice). */
-export function lostCall(trace: Trace, create: boolean): LostCall {
-  return { mayHaveSucceeded: trace.lost, create };
 }
 
 /** No answer within the timeout; `cause` is the error of the last answer, when an answer came before. */

@@ -9,7 +9,7 @@ import ky, {
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import { answerError, parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { finished, lostCall, timeoutError } from './call-end.js';
+import { finished, timeoutError } from './call-end.js';
 import { callFetch, callRetry } from './call-policy.js';
 import { APIUserAbortError, ContentPlatformError, NotFoundError } from './errors.js';
 import { createLog, type Log } from './log.js';
@@ -210,7 +210,8 @@ export class HttpClient {
     const cause = isNetworkError(error) ? error.cause : failedRequest(error) ? error : undefined;
     if (cause === undefined) return error;
     if (mayHaveActed({ kind: 'network', code: connectionCode(cause) })) trace.lost = true;
-    return connectionError(label, cause, scrub, lostCall(trace, !this.#idempotent(trace.method)));
+    const create = !this.#idempotent(trace.method);
+    return connectionError(label, cause, scrub, { mayHaveSucceeded: trace.lost, create });
   }
 }
 
