@@ -139,10 +139,9 @@ export class HttpClient {
     }
     try {
       const label = `${method} ${trace.url}`;
-      return {
-        data: parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub),
-        response,
-      };
+      const data = parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub);
+      call.accept?.(data, label);
+      return { data, response };
     } catch (error) {
       throw finished(error, trace, this.#log);
     }

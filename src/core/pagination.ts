@@ -1,27 +1,13 @@
 import { APIPromise, rejected } from './api-promise.js';
-import { ContentPlatformError } from './errors.js';
+import { ContentPlatformError, InvalidParamsError } from './errors.js';
+import { normalise, type PageMeta, type RawPage } from './page-meta.js';
 
-/** Where a page sits in the whole list, with the field names of Laravel's `meta`. */
-export interface PageMeta {
-  /** This page's number, from 1. */
-  current_page: number;
-  /** The number of the last page (1 when the list fits on one page or is empty). */
-  last_page: number;
-  /** Items per page. */
-  per_page: number;
-  /** Items in the whole list. */
-  total: number;
-  /** Position of this page's first item in the list, from 1; `null` on an empty page. */
-  from: number | null;
-  /** Position of this page's last item; `null` on an empty page. */
-  to: number | null;
-}
+export type { PageMeta, RawPage } from './page-meta.js';
 
-/** One page as a list schema gives it: the items, and whatever pagination data the server sent. */
-export interface RawPage<T> {
-  data: T[];
-  /** Missing when the server sent none (a bare array, or `{ data }` alone): the list is then one page. */
-  meta?: Partial<PageMeta> | undefined;
+/** A list item: every Management record has an integer `id`, which tells the items of a walk apart. */
+export interface Identified {
+  /** The record's id. */
+  readonly id: number;
 }
 
 /** Fetches page `page` (from 1) of one list, with the caller's filters already bound. */
@@ -31,7 +17,7 @@ export type PageFetcher<T> = (page: number) => APIPromise<RawPage<T>>;
  * One page of a list: its items, where it sits (`meta`), and the way to the next page.
  * The next page is always built from our own path and query, never from a URL in the body.
  */
-export class Page<T> {
+export class Page<T extends Identified> {
   /** The items of this page. */
   readonly data: T[];
   /** Where this page sits in the list; derived from the items when the server sent no `meta`. */
@@ -49,8 +35,7 @@ export class Page<T> {
 
   /** `true` when a page follows this one: this page has items and is not the last. */
   hasNextPage(): boolean {
-    // Compare with the page we asked for, not the server's current_page: a server that ignores `page`
-    // and always answers "page 1 of 5" must not make the walk endless.
+    // Compare with the page we asked for, not the server's current_page: a walk must end at last_page.
     return this.data.length > 0 && this.#number < this.meta.last_page;
   }
 
@@ -68,29 +53,50 @@ export class Page<T> {
   }
 }
 
-function normalise<T>(raw: RawPage<T>, number: number): PageMeta {
-  const meta = raw.meta ?? {};
-  const count = raw.data.length;
-  // Without meta the whole list came in this one answer.
-  const current = meta.current_page ?? (raw.meta ? number : 1);
-  const perPage = meta.per_page ?? count;
-  const from = meta.from !== undefined ? meta.from : count > 0 ? (current - 1) * perPage + 1 : null;
-  const to = meta.to !== undefined ? meta.to : from !== null ? from + count - 1 : null;
-  const total = meta.total ?? to ?? (current - 1) * perPage;
-  const lastPage =
-    meta.last_page ?? (raw.meta && perPage > 0 ? Math.max(1, Math.ceil(total / perPage)) : current);
-  return { current_page: current, last_page: lastPage, per_page: perPage, total, from, to };
+/**
+ * Fails a list call whose answer cannot be the page asked for, so that no walk loops or stops early in silence:
+ * a `meta.current_page` other than `number` (a proxy or cache serving one page again), or an empty page whose
+ * `meta` says more pages follow.
+ * @throws {ContentPlatformError}
+ */
+export function checkPage<T>(raw: RawPage<T>, number: number, label: string): void {
+  const sent = raw.meta?.current_page;
+  if (sent !== undefined && sent !== number) {
+    throw new ContentPlatformError(
+      `${label}: asked for page ${number}, the answer is page ${sent} (meta.current_page). A proxy or cache ` +
+        'may be answering with one page again; the list walk stops here rather than loop.',
+    );
+  }
+  const meta = normalise(raw, number);
+  if (raw.data.length === 0 && number < meta.last_page) {
+    throw new ContentPlatformError(
+      `${label}: page ${number} is empty, yet its meta says the list has ${meta.last_page} pages ` +
+        `(${meta.total} items); the list walk stops here rather than skip the rest.`,
+    );
+  }
+}
+
+/** The options of `PagePromise.toArray`. */
+export interface ToArrayOptions {
+  /** The most items to collect (a positive integer): required, so that no call loads a whole account by accident. */
+  limit: number;
 }
 
 /**
  * A promise of the first page asked for, which is also an async iterable over every item of every page
  * from there on: pages are fetched one at a time, so memory holds one page.
  *
+ * A walk sees the list as it is when each page is fetched. The default order is newest first, so a record created
+ * during a walk pushes older ones onto the next page: the item walk skips ids it has already given (it keeps one
+ * id per item given). A record deleted during a walk pulls later ones back onto earlier pages, and those are
+ * missed: to delete what you list, collect the ids first (`toArray`), then delete.
+ *
  * @example
  * const page = await mgmt.pixels.list({ per_page: 25 }); // Page<Pixel>
  * for await (const pixel of mgmt.pixels.list({ per_page: 100 })) console.log(pixel.name);
+ * const first50 = await mgmt.pixels.list({ per_page: 50 }).toArray({ limit: 50 });
  */
-export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
+export class PagePromise<T extends Identified> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   /** Starts fetching page `number` (default 1) at once; `fetch` gets each later page. */
   constructor(fetch: PageFetcher<T>, number = 1) {
     super(
@@ -100,19 +106,61 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     );
   }
 
-  /** Walks every item of this page and the ones after it, stopping after the last or at an empty page. */
+  /**
+   * Every item of this page and the ones after it, each id once (see the class notes), stopping after the last
+   * page.
+   * @throws {ContentPlatformError} a page that is not the one asked for, or empty while more are said to follow.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    let page: Page<T> = await this;
-    for (;;) {
-      yield* page.data;
-      if (!page.hasNextPage()) return;
-      page = await page.getNextPage();
+    const given = new Set<number>();
+    for await (const page of this.pages()) {
+      for (const item of page.data) {
+        if (given.has(item.id)) continue;
+        given.add(item.id);
+        yield item;
+      }
     }
+  }
+
+  /**
+   * The pages themselves, from this one to the last, each fetched when the loop asks for it: for a script that
+   * records `page.meta.current_page` as it goes and resumes later with `list({ ...params, page: n + 1 })`.
+   * Items come as each page has them (an item pushed on by a new record can come twice; see the class notes).
+   */
+  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    let page: Page<T> = await this;
+    yield page;
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      yield page;
+    }
+  }
+
+  /**
+   * The first `limit` items from this page on, as an array, fetching no page past the one that completes it.
+   * @throws {InvalidParamsError} `limit` is not a positive integer (before any further request).
+   */
+  async toArray(options: ToArrayOptions): Promise<T[]> {
+    const limit = options?.limit;
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      // The first page is already under way: its failure, if any, is not the caller's concern now.
+      this.catch(() => {});
+      throw new InvalidParamsError(
+        `toArray: limit must be a positive integer, got ${String(limit)}.`,
+        'limit',
+      );
+    }
+    const items: T[] = [];
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= limit) break;
+    }
+    return items;
   }
 }
 
 /** Like `deferred` for lists: bad input thrown by `start` becomes a rejected `PagePromise`. */
-export function deferredPage<T>(start: () => PagePromise<T>): PagePromise<T> {
+export function deferredPage<T extends Identified>(start: () => PagePromise<T>): PagePromise<T> {
   try {
     return start();
   } catch (error) {

@@ -14,6 +14,11 @@ export interface Call<T = unknown> {
   secrets?: string[] | undefined;
   /** The result of a DELETE whose retry finds nothing after an attempt that got no answer. */
   gone?: (() => T) | undefined;
+  /**
+   * Checks a parsed answer against what was asked (a list's page number); throws a `ContentPlatformError` to fail
+   * the call. `label` is the call's method and redacted URL, for the message.
+   */
+  accept?: ((data: T, label: string) => void) | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */
@@ -32,7 +37,7 @@ export interface Outgoing {
 }
 
 /** Builds the path-and-query input and the encoded body of one call. */
-export function outgoing(path: string, call: Call, encoding: Encoding, apiKey: string): Outgoing {
+export function outgoing<T>(path: string, call: Call<T>, encoding: Encoding, apiKey: string): Outgoing {
   // The common call (a bearer GET or DELETE by id) has nothing to encode.
   if (call.query === undefined && call.body === undefined && encoding.credentials.kind === 'bearer')
     return { input: path };

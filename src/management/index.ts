@@ -1,4 +1,4 @@
-export type { PageFetcher, PageMeta, RawPage } from '../core/pagination.js';
+export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pagination.js';
 export { Page, PagePromise } from '../core/pagination.js';
 export { ManagementClient, type ManagementClientOptions } from './client.js';
 export { Domains } from './domains.js';

@@ -1,13 +1,14 @@
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import type { HttpClient, Query } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
-import { PagePromise, type RawPage } from '../core/pagination.js';
+import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pagination.js';
 
 /**
  * Lists `resource` page by page: every page is `GET resource` with the caller's checked filters and
- * `page=N`, built from our own path, never from a link in the body.
+ * `page=N`, built from our own path, never from a link in the body. An answer that is not the page asked for
+ * fails the call (see `checkPage`).
  */
-export function listPages<T>(
+export function listPages<T extends Identified>(
   http: HttpClient,
   resource: string,
   schema: ZodType<RawPage<T>>,
@@ -16,6 +17,10 @@ export function listPages<T>(
 ): PagePromise<T> {
   // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
   const fetch = (n: number) =>
-    http.get(resource, schema, options, { ...filters, page: n === 1 && page === undefined ? undefined : n });
+    http.request('GET', resource, schema, {
+      options,
+      query: { ...filters, page: n === 1 && page === undefined ? undefined : n },
+      accept: (raw, label) => checkPage(raw, n, label),
+    });
   return new PagePromise(fetch, page === undefined ? 1 : Number(page));
 }

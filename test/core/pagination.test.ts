@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';
-import { ContentPlatformError } from '../../src/core/errors.js';
-import { Page, type PageFetcher, PagePromise, type RawPage } from '../../src/core/pagination.js';
+import { ContentPlatformError, InvalidParamsError } from '../../src/core/errors.js';
+import {
+  checkPage,
+  type Identified,
+  Page,
+  type PageFetcher,
+  PagePromise,
+  type RawPage,
+} from '../../src/core/pagination.js';
+
+type Row = Identified & { name: string };
+const row = (id: number): Row => ({ id, name: `row ${id}` });
+const rows = (...ids: number[]) => ids.map(row);
+const ids = (items: readonly Identified[]) => items.map((r) => r.id);
 
 /** A fetcher over `pages` (page N is pages[N-1]), recording each page number asked for. */
-function fetcher<T>(pages: RawPage<T>[]) {
+function fetcher(pages: RawPage<Row>[]) {
   const asked: number[] = [];
-  const fetch: PageFetcher<T> = (n) => {
+  const fetch: PageFetcher<Row> = (n) => {
     asked.push(n);
     const raw = pages[n - 1] ?? { data: [] };
     return new APIPromise(Promise.resolve({ data: raw, response: new Response(null, { status: 200 }) }));
@@ -23,17 +35,17 @@ const meta = (current_page: number, last_page: number, per_page = 2) => ({
 describe('Page', () => {
   it('keeps a full meta as sent', () => {
     const full = { current_page: 2, last_page: 4, per_page: 10, total: 35, from: 11, to: 20 };
-    expect(new Page({ data: [1], meta: full }, 2, fetcher([]).fetch).meta).toEqual(full);
+    expect(new Page({ data: rows(1), meta: full }, 2, fetcher([]).fetch).meta).toEqual(full);
   });
 
   it('derives from, to and total from a partial meta', () => {
-    const page = new Page({ data: ['a', 'b'], meta: meta(3, 5) }, 3, fetcher([]).fetch);
+    const page = new Page({ data: rows(1, 2), meta: meta(3, 5) }, 3, fetcher([]).fetch);
     expect(page.meta).toEqual({ current_page: 3, last_page: 5, per_page: 2, total: 6, from: 5, to: 6 });
   });
 
   it('derives last_page from total and per_page', () => {
     const page = new Page(
-      { data: [1, 2], meta: { current_page: 1, per_page: 2, total: 7 } },
+      { data: rows(1, 2), meta: { current_page: 1, per_page: 2, total: 7 } },
       1,
       fetcher([]).fetch,
     );
@@ -42,7 +54,7 @@ describe('Page', () => {
   });
 
   it('treats a list without meta as one page', () => {
-    const page = new Page({ data: ['a', 'b', 'c'] }, 1, fetcher([]).fetch);
+    const page = new Page({ data: rows(1, 2, 3) }, 1, fetcher([]).fetch);
     expect(page.meta).toEqual({ current_page: 1, last_page: 1, per_page: 3, total: 3, from: 1, to: 3 });
     expect(page.hasNextPage()).toBe(false);
   });
@@ -55,51 +67,150 @@ describe('Page', () => {
   });
 });
 
+describe('checkPage', () => {
+  const label = 'GET https://links.example.com/api/v1/pixels?page=3';
+
+  it('accepts the page asked for, a page past the end, and an answer without meta', () => {
+    expect(() => checkPage({ data: rows(5), meta: meta(3, 3) }, 3, label)).not.toThrow();
+    expect(() => checkPage({ data: [], meta: meta(7, 3) }, 7, label)).not.toThrow();
+    expect(() => checkPage({ data: [], meta: meta(1, 1) }, 1, label)).not.toThrow();
+    expect(() => checkPage({ data: rows(1, 2) }, 3, label)).not.toThrow();
+  });
+
+  it('rejects an answer for another page than the one asked for', () => {
+    expect(() => checkPage({ data: rows(1), meta: meta(1, 5) }, 3, label)).toThrow(
+      new ContentPlatformError(
+        `${label}: asked for page 3, the answer is page 1 (meta.current_page). A proxy or cache may be answering ` +
+          'with one page again; the list walk stops here rather than loop.',
+      ),
+    );
+  });
+
+  it('rejects an empty page whose meta says more pages follow', () => {
+    expect(() => checkPage({ data: [], meta: { ...meta(3, 9, 10), total: 90 } }, 3, label)).toThrow(
+      `${label}: page 3 is empty, yet its meta says the list has 9 pages (90 items); the list walk stops here ` +
+        'rather than skip the rest.',
+    );
+  });
+});
+
 describe('PagePromise', () => {
-  const pages: RawPage<string>[] = [
-    { data: ['a', 'b'], meta: meta(1, 3) },
-    { data: ['c', 'd'], meta: meta(2, 3) },
-    { data: ['e'], meta: meta(3, 3) },
+  const pages: RawPage<Row>[] = [
+    { data: rows(1, 2), meta: meta(1, 3) },
+    { data: rows(3, 4), meta: meta(2, 3) },
+    { data: rows(5), meta: meta(3, 3) },
   ];
 
   it('resolves to the first page asked for', async () => {
     const { fetch, asked } = fetcher(pages);
     const page = await new PagePromise(fetch, 2);
-    expect(page.data).toEqual(['c', 'd']);
+    expect(ids(page.data)).toEqual([3, 4]);
     expect(asked).toEqual([2]);
   });
 
   it('iterates every item of every page, asking page by page', async () => {
     const { fetch, asked } = fetcher(pages);
-    const items: string[] = [];
+    const items: Row[] = [];
     for await (const item of new PagePromise(fetch)) items.push(item);
-    expect(items).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(items).toEqual(rows(1, 2, 3, 4, 5));
     expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('gives each id once in a walk: an item pushed onto the next page by an insert is skipped', async () => {
+    // Newest first: a record made after page 1 was read pushes 2 onto page 2.
+    const { fetch } = fetcher([
+      { data: rows(3, 2), meta: meta(1, 2) },
+      { data: rows(2, 1), meta: meta(2, 2) },
+    ]);
+    const items: Row[] = [];
+    for await (const item of new PagePromise(fetch)) items.push(item);
+    expect(ids(items)).toEqual([3, 2, 1]);
+  });
+
+  it('forgets the ids between walks: a second walk of the same promise gives every item again', async () => {
+    const { fetch } = fetcher(pages);
+    const list = new PagePromise(fetch);
+    const walk = async () => {
+      const items: number[] = [];
+      for await (const item of list) items.push(item.id);
+      return items;
+    };
+    expect(await walk()).toEqual([1, 2, 3, 4, 5]);
+    expect(await walk()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('pages() gives each page as sent, with its meta, fetching each when the loop asks', async () => {
+    const { fetch, asked } = fetcher(pages);
+    const seen: [number, number[], number[]][] = [];
+    for await (const page of new PagePromise(fetch).pages()) {
+      seen.push([page.meta.current_page, ids(page.data), [...asked]]);
+    }
+    expect(seen).toEqual([
+      [1, [1, 2], [1]],
+      [2, [3, 4], [1, 2]],
+      [3, [5], [1, 2, 3]],
+    ]);
+  });
+
+  it('pages() from a page asked for resumes there', async () => {
+    const { fetch, asked } = fetcher(pages);
+    const numbers: number[] = [];
+    for await (const page of new PagePromise(fetch, 2).pages()) numbers.push(page.meta.current_page);
+    expect(numbers).toEqual([2, 3]);
+    expect(asked).toEqual([2, 3]);
+  });
+
+  it('toArray takes the first `limit` items and fetches no page past the one that completes it', async () => {
+    const { fetch, asked } = fetcher(pages);
+    expect(ids(await new PagePromise(fetch).toArray({ limit: 3 }))).toEqual([1, 2, 3]);
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('toArray stops at the end of the list when it holds fewer than `limit`', async () => {
+    const { fetch, asked } = fetcher(pages);
+    expect(ids(await new PagePromise(fetch).toArray({ limit: 1000 }))).toEqual([1, 2, 3, 4, 5]);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('toArray rejects a limit that is not a positive integer, fetching nothing more', async () => {
+    for (const limit of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '3' as unknown as number]) {
+      const { fetch, asked } = fetcher(pages);
+      const error = await new PagePromise(fetch).toArray({ limit }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect(error).toMatchObject({
+        param: 'limit',
+        message: `toArray: limit must be a positive integer, got ${limit}.`,
+      });
+      expect(asked).toEqual([1]);
+    }
+    const missing = await new PagePromise(fetcher(pages).fetch)
+      .toArray(undefined as never)
+      .catch((e: unknown) => e);
+    expect(missing).toMatchObject({ name: 'InvalidParamsError', param: 'limit' });
   });
 
   it('getNextPage asks for the following page number', async () => {
     const { fetch, asked } = fetcher(pages);
     const first = await new PagePromise(fetch);
     const second = await first.getNextPage();
-    expect(second.data).toEqual(['c', 'd']);
+    expect(ids(second.data)).toEqual([3, 4]);
     expect(asked).toEqual([1, 2]);
   });
 
-  it('is bounded by last_page even when the server repeats current_page 1', async () => {
+  it('is bounded by last_page even when the fetcher does not check current_page', async () => {
     const { fetch, asked } = fetcher([
-      { data: ['a'], meta: meta(1, 2) },
-      { data: ['a'], meta: meta(1, 2) },
-      { data: ['a'], meta: meta(1, 2) },
+      { data: rows(1), meta: meta(1, 2) },
+      { data: rows(1), meta: meta(1, 2) },
+      { data: rows(1), meta: meta(1, 2) },
     ]);
-    const items: string[] = [];
-    for await (const item of new PagePromise(fetch)) items.push(item);
-    expect(items).toEqual(['a', 'a']);
+    const pagesSeen: number[] = [];
+    for await (const page of new PagePromise(fetch).pages()) pagesSeen.push(page.data.length);
+    expect(pagesSeen).toEqual([1, 1]);
     expect(asked).toEqual([1, 2]);
   });
 
   it('rejects with the fetch error', async () => {
-    const failing: PageFetcher<string> = () =>
-      new APIPromise(Promise.reject(new ContentPlatformError('boom')));
+    const failing: PageFetcher<Row> = () => new APIPromise(Promise.reject(new ContentPlatformError('boom')));
     await expect(new PagePromise(failing)).rejects.toThrow('boom');
   });
 });

@@ -1,6 +1,13 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ManagementClient, NotFoundError, Page, type Pixel } from '../../src/index.js';
+import {
+  ContentPlatformError,
+  InvalidParamsError,
+  ManagementClient,
+  NotFoundError,
+  Page,
+  type Pixel,
+} from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE_URL, failure, laravel, laravelPage, ROOT, SECRET, wireDomain, wirePixel } from './fixtures.js';
 
@@ -87,21 +94,34 @@ describe('Pixels.list pages', () => {
     expect(msw.captured).toHaveLength(3);
   });
 
-  it('stops on an empty page even when meta claims more', async () => {
+  it('fails the walk on an empty page whose meta claims more, after the items before it', async () => {
     msw.use(
       http.get(`${ROOT}/pixels`, ({ request }) => {
         const page = pageOf(request.url);
         const data = page === 1 ? [wirePixel({ id: 1 }), wirePixel({ id: 2 })] : [];
-        return laravel({ data, meta: { current_page: page, last_page: 9, per_page: 10, total: 90 } });
+        return laravel({ data, meta: { current_page: page, last_page: 9, per_page: 10, total: 90 } }, 200, {
+          'x-request-id': `req-${page}`,
+        });
       }),
     );
     const ids: number[] = [];
-    for await (const pixel of client().pixels.list()) ids.push(pixel.id);
+    const error = await failure(async () => {
+      for await (const pixel of client().pixels.list()) ids.push(pixel.id);
+    });
     expect(ids).toEqual([1, 2]);
-    expect(msw.captured).toHaveLength(2);
+    expect(error).toBeInstanceOf(ContentPlatformError);
+    expect(error).toMatchObject({
+      name: 'ContentPlatformError',
+      message:
+        `GET ${ROOT}/pixels?page=2: page 2 is empty, yet its meta says the list has 9 pages (90 items); ` +
+        'the list walk stops here rather than skip the rest.',
+      attempts: 1,
+      requestId: 'req-2',
+    });
+    expect(msw.captured.map((r) => r.url)).toEqual([`${ROOT}/pixels`, `${ROOT}/pixels?page=2`]);
   });
 
-  it('does not loop forever when the server ignores page and repeats page 1 of 3', async () => {
+  it('fails the walk when a proxy answers page 1 again instead of page 2, rather than loop', async () => {
     msw.use(
       http.get(`${ROOT}/pixels`, () =>
         laravel({
@@ -111,9 +131,27 @@ describe('Pixels.list pages', () => {
       ),
     );
     const ids: number[] = [];
-    for await (const pixel of client().pixels.list()) ids.push(pixel.id);
-    expect(ids).toEqual([1, 1, 1]);
-    expect(msw.captured).toHaveLength(3);
+    const error = await failure(async () => {
+      for await (const pixel of client().pixels.list({ per_page: 10 })) ids.push(pixel.id);
+    });
+    expect(ids).toEqual([1]);
+    expect(error).toBeInstanceOf(ContentPlatformError);
+    expect((error as Error).message).toBe(
+      `GET ${ROOT}/pixels?per_page=10&page=2: asked for page 2, the answer is page 1 (meta.current_page). ` +
+        'A proxy or cache may be answering with one page again; the list walk stops here rather than loop.',
+    );
+    expect(msw.captured).toHaveLength(2);
+  });
+
+  it('rejects a page asked for directly when the answer is another page', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels`, () =>
+        laravel({ data: [wirePixel({ id: 1 })], meta: { current_page: 1, last_page: 3 } }),
+      ),
+    );
+    await expect(client().pixels.list({ page: 3 })).rejects.toThrow(
+      `GET ${ROOT}/pixels?page=3: asked for page 3, the answer is page 1`,
+    );
   });
 
   it('reads { data } without meta as a single page', async () => {
@@ -173,6 +211,45 @@ describe('Pixels.list pages', () => {
     });
     expect(error).toBeInstanceOf(NotFoundError);
     expect(ids).toHaveLength(10);
+  });
+
+  it('toArray({ limit }) gives the first items across pages and asks for no page past the limit', async () => {
+    serve();
+    const pixels = await client()
+      .pixels.list({ type: 'bing', sort: 'asc', per_page: 10 })
+      .toArray({ limit: 15 });
+    expect(pixels.map((p) => p.id)).toEqual(all.slice(0, 15).map((p) => p.id));
+    expect(msw.captured.map((r) => r.url)).toEqual([
+      `${ROOT}/pixels?type=bing&sort=asc&per_page=10`,
+      `${ROOT}/pixels?type=bing&sort=asc&per_page=10&page=2`,
+    ]);
+  });
+
+  it('toArray without a valid limit rejects with InvalidParamsError', async () => {
+    serve();
+    const list = client().pixels.list();
+    const error = await failure(() => list.toArray({ limit: 0 }));
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error).toMatchObject({ param: 'limit' });
+    // The first page was already asked for when list() was called; toArray asked for nothing more.
+    await list;
+    expect(msw.captured).toHaveLength(1);
+  });
+
+  it('pages() walks page objects a script can checkpoint, and list({ page }) resumes after one', async () => {
+    serve();
+    const params = { type: 'bing', sort: 'asc', per_page: 10 } as const;
+    let checkpoint = 0;
+    for await (const page of client().pixels.list(params).pages()) {
+      expect(page).toBeInstanceOf(Page);
+      checkpoint = page.meta.current_page;
+      if (checkpoint === 2) break; // the script stops here (a crash, a deploy)
+    }
+    const rest: number[] = [];
+    for await (const pixel of client().pixels.list({ ...params, page: checkpoint + 1 })) rest.push(pixel.id);
+    expect(rest).toEqual([21, 22, 23]);
+    expect(msw.captured.map((r) => pageOf(r.url))).toEqual([1, 2, 3]);
+    expect(msw.captured[2]?.url).toBe(`${ROOT}/pixels?type=bing&sort=asc&per_page=10&page=3`);
   });
 
   it('gives the raw response of the first page', async () => {
