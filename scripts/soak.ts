@@ -21,7 +21,7 @@ import {
   RateLimitError,
 } from '../src/index.js';
 // The reference server's own PRNG: the same seed gives the same run.
-import { prng } from '../src/testing/faults.js';
+import { prng } from '../src/testing/core/faults.js';
 import {
   createReferenceServer,
   type FetchHandler,

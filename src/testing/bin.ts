@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { listen } from './node.js';
+import { listen } from './adapters/node.js';
+import type { Flavor, Locale } from './core/types.js';
 import { createReferenceServer } from './server.js';
-import type { Flavor, Locale } from './types.js';
 
 const USAGE = `Usage: content-platform-reference-server [--port 4010] [--host 127.0.0.1] [--flavor laravel|spec] [--locale ar|en] [--items N]`;
 

@@ -1,5 +1,5 @@
+import type { Flavor, Locale } from './core/types.js';
 import type { ReferenceStore } from './store.js';
-import type { Flavor, Locale } from './types.js';
 
 /** What a route needs to answer one request. */
 export interface Context {

@@ -4,30 +4,19 @@
  * The msw adapter lives in `content-platform-sdk/testing/msw`.
  * @module
  */
-export type { Params as CatalogParams } from './catalog-params.js';
-export { CATALOG_WORDS } from './catalog-words.js';
+export { type ListeningServer, type ListenOptions, listen } from './adapters/node.js';
+export type { Params as CatalogParams } from './catalog/params.js';
+export { type MediaKind, makeItem, SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
+export { CATALOG_WORDS } from './catalog/words.js';
 export {
   FaultController,
   type FaultDecision,
   type FaultSettings,
   isDroppedConnection,
   type ScriptedFault,
-} from './faults.js';
-export { encodePhpJson } from './json.js';
-export type { LaravelPage, PageLink } from './laravel-page.js';
-export type { FieldErrors } from './laravel-validation.js';
-export { type ListeningServer, type ListenOptions, listen } from './node.js';
-export type { RateLimitOptions } from './rate-limit.js';
-export { type MediaKind, makeItem, SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './seed-catalog.js';
-export { type DomainSeed, type PixelSeed, SEED_MANAGEMENT_KEYS } from './seed-management.js';
-export {
-  createReferenceServer,
-  type RecordedRequest,
-  type ReferenceServer,
-  type ReferenceServerOptions,
-  SEED_FIXTURES,
-} from './server.js';
-export { ReferenceStore, type SeedOptions } from './store.js';
+} from './core/faults.js';
+export { encodePhpJson } from './core/json.js';
+export type { RateLimitOptions } from './core/rate-limit.js';
 export {
   type Account,
   type Domain,
@@ -39,4 +28,15 @@ export {
   PIXEL_TYPES,
   type Pixel,
   type Purchase,
-} from './types.js';
+} from './core/types.js';
+export type { LaravelPage, PageLink } from './management/laravel-page.js';
+export type { FieldErrors } from './management/laravel-validation.js';
+export { type DomainSeed, type PixelSeed, SEED_MANAGEMENT_KEYS } from './management/seed.js';
+export {
+  createReferenceServer,
+  type RecordedRequest,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  SEED_FIXTURES,
+} from './server.js';
+export { ReferenceStore, type SeedOptions } from './store.js';

@@ -1,12 +1,12 @@
-import { handleCatalog } from './catalog.js';
+import { handleCatalog } from './catalog/routes.js';
 import { bearer, type Context } from './context.js';
-import { failureResponse, type ScriptedFault } from './faults.js';
-import { HOME_PAGE, html, LOGIN_PAGE } from './html.js';
-import { json } from './json.js';
-import { guardFailure, handleManagement, notFound } from './management.js';
-import type { RateLimiter } from './rate-limit.js';
+import { failureResponse, type ScriptedFault } from './core/faults.js';
+import { HOME_PAGE, html, LOGIN_PAGE } from './core/html.js';
+import { json } from './core/json.js';
+import type { RateLimiter } from './core/rate-limit.js';
+import type { Flavor, Locale } from './core/types.js';
+import { guardFailure, handleManagement, notFound } from './management/routes.js';
 import type { ReferenceStore } from './store.js';
-import type { Flavor, Locale } from './types.js';
 
 /** A canned scripted answer: the Laravel failure body for a bare status, else the given body and headers. */
 export function canned(fault: Exclude<ScriptedFault, string>): Response {

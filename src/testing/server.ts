@@ -1,12 +1,12 @@
-import { droppedConnection, FaultController, type FaultSettings, type ScriptedFault } from './faults.js';
-import { html, LOGIN_PAGE } from './html.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
+import { droppedConnection, FaultController, type FaultSettings, type ScriptedFault } from './core/faults.js';
+import { html, LOGIN_PAGE } from './core/html.js';
+import { RateLimiter, type RateLimitOptions } from './core/rate-limit.js';
+import { hang, sleep } from './core/timing.js';
+import type { FetchHandler, Flavor, Locale } from './core/types.js';
+import { SEED_MANAGEMENT_KEYS } from './management/seed.js';
 import { canned, dispatch } from './router.js';
-import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './seed-catalog.js';
-import { SEED_MANAGEMENT_KEYS } from './seed-management.js';
 import { ReferenceStore, type SeedOptions } from './store.js';
-import { hang, sleep } from './timing.js';
-import type { FetchHandler, Flavor, Locale } from './types.js';
 
 /** Options of {@link createReferenceServer}. */
 export interface ReferenceServerOptions {

@@ -1,5 +1,13 @@
-import { CatalogData } from './catalog-store.js';
-import { timestamp } from './json.js';
+import { CatalogData } from './catalog/store.js';
+import { timestamp } from './core/json.js';
+import {
+  type Account,
+  type Domain,
+  type Item,
+  PIXEL_TYPES,
+  type Pixel,
+  type Purchase,
+} from './core/types.js';
 import {
   ALPHA_DOMAINS,
   ALPHA_PIXELS,
@@ -9,8 +17,7 @@ import {
   generatedDomains,
   generatedPixels,
   type PixelSeed,
-} from './seed-management.js';
-import { type Account, type Domain, type Item, PIXEL_TYPES, type Pixel, type Purchase } from './types.js';
+} from './management/seed.js';
 
 /** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
 export interface SeedOptions {

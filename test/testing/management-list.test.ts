@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeQuery, paginate } from '../../src/testing/laravel-page.js';
+import { encodeQuery, paginate } from '../../src/testing/management/laravel-page.js';
 import { ORIGIN, read, setup } from './helpers.js';
 
 const names = (body: { data: { name: string }[] }) => body.data.map((r) => r.name);

@@ -1,8 +1,8 @@
-import { firstParamError, type ParamRule, param, readParams } from './catalog-params.js';
-import { renderItem, renderPurchase } from './catalog-render.js';
-import { CATALOG_WORDS } from './catalog-words.js';
-import type { Context } from './context.js';
-import { json, redirect } from './json.js';
+import type { Context } from '../context.js';
+import { json, redirect } from '../core/json.js';
+import { firstParamError, type ParamRule, param, readParams } from './params.js';
+import { renderItem, renderPurchase } from './render.js';
+import { CATALOG_WORDS } from './words.js';
 
 type Words = (typeof CATALOG_WORDS)['ar' | 'en'];
 

@@ -1,5 +1,5 @@
-import { licenseLabel } from './catalog-words.js';
-import type { Flavor, Item, Locale, Purchase } from './types.js';
+import type { Flavor, Item, Locale, Purchase } from '../core/types.js';
+import { licenseLabel } from './words.js';
 
 /**
  * An item on the wire. `laravel`: tags as a comma string, screenshots as an index-keyed object (or null),

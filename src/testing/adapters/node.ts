@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isDroppedConnection } from './faults.js';
-import type { FetchHandler } from './types.js';
+import { isDroppedConnection } from '../core/faults.js';
+import type { FetchHandler } from '../core/types.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions {

@@ -1,4 +1,4 @@
-import type { Locale } from './types.js';
+import type { Locale } from '../core/types.js';
 
 /** The Catalog envelope words: the spec's Arabic (§7) or the real server's English defaults. */
 export const CATALOG_WORDS = {

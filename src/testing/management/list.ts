@@ -1,4 +1,4 @@
-import type { Context } from './context.js';
+import type { Context } from '../context.js';
 import { type LaravelPage, pageNumber, paginate } from './laravel-page.js';
 
 const PER_PAGE = [10, 25, 50, 100];

@@ -1,5 +1,5 @@
-import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed-catalog.js';
-import type { Account, Item, Purchase } from './types.js';
+import type { Account, Item, Purchase } from '../core/types.js';
+import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed.js';
 
 interface CatalogAccount {
   account: Account;

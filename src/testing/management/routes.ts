@@ -1,8 +1,8 @@
-import { bearer, type Context, wantsJson } from './context.js';
-import { json, redirect } from './json.js';
+import { bearer, type Context, wantsJson } from '../context.js';
+import { json, redirect } from '../core/json.js';
 import { readForm, validate } from './laravel-validation.js';
-import { listRecords } from './management-list.js';
-import { DOMAINS, PIXELS, type ResourceDef } from './management-resources.js';
+import { listRecords } from './list.js';
+import { DOMAINS, PIXELS, type ResourceDef } from './resources.js';
 
 const RESOURCES = { pixels: PIXELS, domains: DOMAINS } as const;
 
