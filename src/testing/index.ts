@@ -6,6 +6,7 @@
  */
 export { type ListeningServer, type ListenOptions, listen } from './adapters/node.js';
 export type { Params as CatalogParams } from './catalog/params.js';
+export type { Account, Item, ItemMedia, Purchase } from './catalog/records.js';
 export { type MediaKind, makeItem, SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
 export { CATALOG_WORDS } from './catalog/words.js';
 export {
@@ -17,20 +18,10 @@ export {
 } from './core/faults.js';
 export { encodePhpJson } from './core/json.js';
 export type { RateLimitOptions } from './core/rate-limit.js';
-export {
-  type Account,
-  type Domain,
-  type FetchHandler,
-  type Flavor,
-  type Item,
-  type ItemMedia,
-  type Locale,
-  PIXEL_TYPES,
-  type Pixel,
-  type Purchase,
-} from './core/types.js';
+export type { FetchHandler, Flavor, Locale } from './core/types.js';
 export type { LaravelPage, PageLink } from './management/laravel-page.js';
 export type { FieldErrors } from './management/laravel-validation.js';
+export { type Domain, PIXEL_TYPES, type Pixel } from './management/records.js';
 export { type DomainSeed, type PixelSeed, SEED_MANAGEMENT_KEYS } from './management/seed.js';
 export {
   createReferenceServer,

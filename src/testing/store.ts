@@ -1,13 +1,7 @@
+import type { Account, Item, Purchase } from './catalog/records.js';
 import { CatalogData } from './catalog/store.js';
 import { timestamp } from './core/json.js';
-import {
-  type Account,
-  type Domain,
-  type Item,
-  PIXEL_TYPES,
-  type Pixel,
-  type Purchase,
-} from './core/types.js';
+import { type Domain, PIXEL_TYPES, type Pixel } from './management/records.js';
 import {
   ALPHA_DOMAINS,
   ALPHA_PIXELS,

@@ -1,4 +1,5 @@
-import type { Flavor, Item, Locale, Purchase } from '../core/types.js';
+import type { Flavor, Locale } from '../core/types.js';
+import type { Item, Purchase } from './records.js';
 import { licenseLabel } from './words.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Account, Item, ItemMedia, Purchase } from '../core/types.js';
+import type { Account, Item, ItemMedia, Purchase } from './records.js';
 
 /** The seeded Catalog keys: an account with items and purchases, and an account with no items. */
 export const SEED_CATALOG_KEYS = ['test-catalog-key-main', 'test-catalog-key-no-items'] as const;

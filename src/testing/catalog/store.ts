@@ -1,4 +1,4 @@
-import type { Account, Item, Purchase } from '../core/types.js';
+import type { Account, Item, Purchase } from './records.js';
 import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed.js';
 
 interface CatalogAccount {

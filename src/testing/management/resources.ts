@@ -1,6 +1,6 @@
-import { type Domain, PIXEL_TYPES, type Pixel } from '../core/types.js';
 import type { ReferenceStore } from '../store.js';
 import { accepted, type FormInput, type Rule } from './laravel-validation.js';
+import { type Domain, PIXEL_TYPES, type Pixel } from './records.js';
 
 /** What the Management routes need to know about one resource. */
 export interface ResourceDef<T extends { id: number; name: string; updated_at: string }> {
