@@ -1,3 +1,19 @@
 // Each test file starts msw itself (test/helpers/msw.ts), so files that talk to a real loopback
-// server are not intercepted. Nothing global is installed here on purpose.
-export {};
+// server are not intercepted. The one global thing here keeps `npm test` quiet: a test whose client logs
+// through the default logger (the console) fails, so a test that makes the SDK log passes its own logger.
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+
+const LEVELS = ['error', 'warn', 'info', 'debug', 'log'] as const;
+const spies: ReturnType<typeof vi.spyOn>[] = [];
+
+beforeEach(() => {
+  spies.length = 0;
+  for (const level of LEVELS) spies.push(vi.spyOn(console, level));
+});
+
+afterEach(() => {
+  const lines = spies
+    .flatMap((spy) => spy.mock.calls.map((args) => args[0]))
+    .filter((first) => typeof first === 'string' && first.startsWith('[content-platform-sdk]'));
+  expect(lines, 'an SDK log line reached the console: pass the test its own logger').toEqual([]);
+});

@@ -346,8 +346,16 @@ describe('Catalog answers that are not the envelope', () => {
         return HttpResponse.json(ok('data', { purchase: aPurchase() }));
       }),
     );
-    const purchase = await catalog({ maxRetries: 1 }).purchases.validate('code');
+    const warned: [string, unknown][] = [];
+    const logger = { ...console, warn: (line: string, fields: unknown) => warned.push([line, fields]) };
+    const purchase = await catalog({ maxRetries: 1, logger }).purchases.validate('code');
     expect(purchase.price).toBe(19.5);
+    expect(warned).toEqual([
+      [
+        `[content-platform-sdk] POST ${API}/purchases/validation: retry 1 of 1 in 0 ms after HTTP 503`,
+        { method: 'POST', url: `${API}/purchases/validation`, attempt: 1, retryInMs: 0, status: 503 },
+      ],
+    ]);
     expect(msw.captured).toHaveLength(2);
     expect(msw.captured.map((request) => JSON.parse(request.body).api_key)).toEqual([KEY, KEY]);
   });

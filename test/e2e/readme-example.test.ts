@@ -12,7 +12,11 @@ beforeAll(() => mock.listen({ onUnhandledFrame: 'error' })); // msw 3 ignores on
 afterEach(() => api.reset());
 afterAll(() => mock.close());
 
-const mgmt = new ManagementClient({ baseUrl: MSW_DEFAULT_URLS.baseUrl, apiKey: api.keys.management[0] });
+const mgmt = new ManagementClient({
+  baseUrl: MSW_DEFAULT_URLS.baseUrl,
+  apiKey: api.keys.management[0],
+  logLevel: 'error', // the retry test below would print a retry warning
+});
 
 it('creates a pixel', async () => {
   const pixel = await mgmt.pixels.create({ name: 'FB', type: 'facebook', value: '123' });

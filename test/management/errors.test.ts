@@ -161,8 +161,17 @@ describe('Management error mapping', () => {
           : laravel({ data: { id: 1, name: 'a', type: 'x', value: 'v' } }),
       ),
     );
-    await expect(client(2).pixels.get(1)).resolves.toMatchObject({ id: 1 });
+    const warned: [string, unknown][] = [];
+    const logger = { ...console, warn: (line: string, fields: unknown) => warned.push([line, fields]) };
+    const mgmt = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, maxRetries: 2, logger });
+    await expect(mgmt.pixels.get(1)).resolves.toMatchObject({ id: 1 });
     expect(msw.captured).toHaveLength(2);
+    expect(warned).toEqual([
+      [
+        `[content-platform-sdk] GET ${ROOT}/pixels/1: retry 1 of 2 in 0 ms after HTTP 503`,
+        { method: 'GET', url: `${ROOT}/pixels/1`, attempt: 1, retryInMs: 0, status: 503 },
+      ],
+    ]);
   });
 });
 
