@@ -6,7 +6,7 @@
  */
 export { type ListeningServer, type ListenOptions, listen } from './adapters/node.js';
 export type { Params as CatalogParams } from './catalog/params.js';
-export type { Account, Item, ItemMedia, Purchase } from './catalog/records.js';
+export type { StoredAccount, StoredItem, StoredItemMedia, StoredPurchase } from './catalog/records.js';
 export { type MediaKind, makeItem, SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
 export { CATALOG_WORDS } from './catalog/words.js';
 export {
@@ -21,7 +21,7 @@ export type { RateLimitOptions } from './core/rate-limit.js';
 export type { FetchHandler, Flavor, Locale } from './core/types.js';
 export type { LaravelPage, PageLink } from './management/laravel-page.js';
 export type { FieldErrors } from './management/laravel-validation.js';
-export { type Domain, PIXEL_TYPES, type Pixel } from './management/records.js';
+export { ACCEPTED_PIXEL_TYPES, type StoredDomain, type StoredPixel } from './management/records.js';
 export { type DomainSeed, type PixelSeed, SEED_MANAGEMENT_KEYS } from './management/seed.js';
 export {
   createReferenceServer,

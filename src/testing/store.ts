@@ -1,7 +1,7 @@
-import type { Account, Item, Purchase } from './catalog/records.js';
+import type { StoredAccount, StoredItem, StoredPurchase } from './catalog/records.js';
 import { CatalogData } from './catalog/store.js';
 import { timestamp } from './core/json.js';
-import { type Domain, PIXEL_TYPES, type Pixel } from './management/records.js';
+import { ACCEPTED_PIXEL_TYPES, type StoredDomain, type StoredPixel } from './management/records.js';
 import {
   ALPHA_DOMAINS,
   ALPHA_PIXELS,
@@ -40,8 +40,8 @@ const clone = <T>(value: T): T => structuredClone(value);
  */
 export class ReferenceStore {
   readonly #config: StoreConfig;
-  #pixels = new Map<string, Pixel[]>();
-  #domains = new Map<string, Domain[]>();
+  #pixels = new Map<string, StoredPixel[]>();
+  #domains = new Map<string, StoredDomain[]>();
   readonly #catalog: CatalogData;
   #nextPixelId = 1;
   #nextDomainId = 1;
@@ -68,7 +68,7 @@ export class ReferenceStore {
     this.#seedTick = 0;
     const [alpha, beta] = managementKeys;
     if (alpha !== undefined) {
-      for (const p of [...ALPHA_PIXELS, ...generatedPixels(seed.pixels ?? 0, PIXEL_TYPES)])
+      for (const p of [...ALPHA_PIXELS, ...generatedPixels(seed.pixels ?? 0, ACCEPTED_PIXEL_TYPES)])
         this.addPixel(alpha, p);
       for (const d of [...ALPHA_DOMAINS, ...generatedDomains(seed.domains ?? 0)]) this.addDomain(alpha, d);
     }
@@ -90,44 +90,44 @@ export class ReferenceStore {
   }
 
   /** The workspace's pixels, oldest first (copies). */
-  pixels(key: string): Pixel[] {
+  pixels(key: string): StoredPixel[] {
     return clone(this.#pixels.get(key) ?? []);
   }
 
   /** The workspace's domains, oldest first (copies). */
-  domains(key: string): Domain[] {
+  domains(key: string): StoredDomain[] {
     return clone(this.#domains.get(key) ?? []);
   }
 
   /** The workspace's live pixels, oldest (lowest id) first, for the list route: no per-request copy. Do not mutate. */
-  pixelRecords(key: string): readonly Pixel[] {
+  pixelRecords(key: string): readonly StoredPixel[] {
     return this.#pixels.get(key) ?? [];
   }
 
   /** The workspace's live domains, oldest (lowest id) first, for the list route: no per-request copy. Do not mutate. */
-  domainRecords(key: string): readonly Domain[] {
+  domainRecords(key: string): readonly StoredDomain[] {
     return this.#domains.get(key) ?? [];
   }
 
   /** Every domain of every workspace (copies); domain names are unique across workspaces. */
-  allDomains(): Domain[] {
+  allDomains(): StoredDomain[] {
     return clone([...this.#domains.values()].flat());
   }
 
   /** Adds a pixel to a workspace, as a successful store would. Throws for an unknown key. */
-  addPixel(key: string, input: PixelSeed): Pixel {
+  addPixel(key: string, input: PixelSeed): StoredPixel {
     const list = this.#list(this.#pixels, key);
     const at = this.#stamp();
-    const pixel: Pixel = { id: this.#nextPixelId++, ...pick(input), created_at: at, updated_at: at };
+    const pixel: StoredPixel = { id: this.#nextPixelId++, ...pick(input), created_at: at, updated_at: at };
     list.push(pixel);
     return clone(pixel);
   }
 
   /** Adds a domain to a workspace. Throws for an unknown key. */
-  addDomain(key: string, input: DomainSeed): Domain {
+  addDomain(key: string, input: DomainSeed): StoredDomain {
     const list = this.#list(this.#domains, key);
     const at = this.#stamp();
-    const domain: Domain = {
+    const domain: StoredDomain = {
       id: this.#nextDomainId++,
       name: input.name,
       url: `https://${input.name}`,
@@ -141,12 +141,12 @@ export class ReferenceStore {
   }
 
   /** The workspace's pixel with this id (a live record, for the routes), or undefined. */
-  findPixel(key: string, id: number): Pixel | undefined {
+  findPixel(key: string, id: number): StoredPixel | undefined {
     return this.#pixels.get(key)?.find((p) => p.id === id);
   }
 
   /** The workspace's domain with this id (a live record, for the routes), or undefined. */
-  findDomain(key: string, id: number): Domain | undefined {
+  findDomain(key: string, id: number): StoredDomain | undefined {
     return this.#domains.get(key)?.find((d) => d.id === id);
   }
 
@@ -172,27 +172,27 @@ export class ReferenceStore {
   }
 
   /** The account of a Catalog key (a copy), or undefined for an unknown key. */
-  account(key: string): Account | undefined {
+  account(key: string): StoredAccount | undefined {
     return this.#catalog.account(key);
   }
 
   /** The items of a Catalog key (copies); the first key's by default. */
-  items(key: string = this.#catalog.mainKey): Item[] {
+  items(key: string = this.#catalog.mainKey): StoredItem[] {
     return this.#catalog.items(key);
   }
 
   /** The purchases of a Catalog key's items (copies); the first key's by default. */
-  purchases(key: string = this.#catalog.mainKey): Purchase[] {
+  purchases(key: string = this.#catalog.mainKey): StoredPurchase[] {
     return this.#catalog.purchases(key);
   }
 
   /** Adds an item to a Catalog account (first key by default). Throws for an unknown key. */
-  addItem(item: Item, key: string = this.#catalog.mainKey): void {
+  addItem(item: StoredItem, key: string = this.#catalog.mainKey): void {
     this.#catalog.add(key, 'items', item);
   }
 
   /** Adds a purchase to a Catalog account (first key by default). Throws for an unknown key. */
-  addPurchase(purchase: Purchase, key: string = this.#catalog.mainKey): void {
+  addPurchase(purchase: StoredPurchase, key: string = this.#catalog.mainKey): void {
     this.#catalog.add(key, 'purchases', purchase);
   }
 

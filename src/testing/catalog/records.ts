@@ -1,5 +1,5 @@
-/** The account behind a Catalog key, in the spec's shape. */
-export interface Account {
+/** The account behind a Catalog key, as the store keeps it, in the spec's shape (the SDK's is `Account`). */
+export interface StoredAccount {
   name: { firstname: string; lastname: string; full_name: string };
   username: string;
   email: string;
@@ -16,7 +16,7 @@ export interface Account {
 }
 
 /** Media URLs of an item; which ones exist depends on its kind (image, audio, video). */
-export interface ItemMedia {
+export interface StoredItemMedia {
   thumbnail: string;
   preview_image?: string;
   preview_video?: string;
@@ -25,7 +25,7 @@ export interface ItemMedia {
 }
 
 /** A stored catalog item. `options` is kept as the real server's map; the spec flavor sends its values. */
-export interface Item {
+export interface StoredItem {
   id: number;
   name: string;
   description: string;
@@ -35,14 +35,14 @@ export interface Item {
   version: string | null;
   demo_link: string | null;
   tags: string[];
-  media: ItemMedia;
+  media: StoredItemMedia;
   price: { regular: number; extended: number };
   currency: string;
   published_at: string;
 }
 
 /** A stored purchase: `supported_until` is null when support is disabled. */
-export interface Purchase {
+export interface StoredPurchase {
   purchase_code: string;
   license_type: string;
   price: number;

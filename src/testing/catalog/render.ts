@@ -1,5 +1,5 @@
 import type { Flavor, Locale } from '../core/types.js';
-import type { Item, Purchase } from './records.js';
+import type { StoredItem, StoredPurchase } from './records.js';
 import { licenseLabel } from './words.js';
 
 /**
@@ -7,7 +7,7 @@ import { licenseLabel } from './words.js';
  * options as the stored map. `spec`: tags and screenshots as arrays (screenshots omitted when there are none),
  * options as the list of option values.
  */
-export function renderItem(item: Item, flavor: Flavor): Record<string, unknown> {
+export function renderItem(item: StoredItem, flavor: Flavor): Record<string, unknown> {
   const { screenshots, ...media } = item.media;
   if (flavor === 'laravel') {
     return {
@@ -25,8 +25,8 @@ export function renderItem(item: Item, flavor: Flavor): Record<string, unknown> 
 
 /** A purchase on the wire, its item embedded; `supported_until` is omitted when support is disabled. */
 export function renderPurchase(
-  purchase: Purchase,
-  item: Item,
+  purchase: StoredPurchase,
+  item: StoredItem,
   flavor: Flavor,
   locale: Locale,
 ): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { Account, Item, ItemMedia, Purchase } from './records.js';
+import type { StoredAccount, StoredItem, StoredItemMedia, StoredPurchase } from './records.js';
 
 /** The seeded Catalog keys: an account with items and purchases, and an account with no items. */
 export const SEED_CATALOG_KEYS = ['test-catalog-key-main', 'test-catalog-key-no-items'] as const;
@@ -6,7 +6,7 @@ export const SEED_CATALOG_KEYS = ['test-catalog-key-main', 'test-catalog-key-no-
 const CDN = 'https://cdn.market.example.com';
 
 /** The seeded account of the main Catalog key (Arabic profile text, social links). */
-export const MAIN_ACCOUNT: Account = {
+export const MAIN_ACCOUNT: StoredAccount = {
   name: { firstname: 'Ahmed', lastname: 'Hassan', full_name: 'Ahmed Hassan' },
   username: 'ahmedhassan',
   email: 'ahmed@example.com',
@@ -23,7 +23,7 @@ export const MAIN_ACCOUNT: Account = {
 };
 
 /** The account of the key that owns no items. */
-export const EMPTY_ACCOUNT: Account = {
+export const EMPTY_ACCOUNT: StoredAccount = {
   name: { firstname: 'Sara', lastname: 'Ali', full_name: 'Sara Ali' },
   username: 'saraali',
   email: 'sara@example.com',
@@ -44,7 +44,7 @@ export type MediaKind = 'image' | 'audio' | 'video';
 
 const KINDS: readonly MediaKind[] = ['image', 'audio', 'video'];
 
-function media(kind: MediaKind, id: number): ItemMedia {
+function media(kind: MediaKind, id: number): StoredItemMedia {
   const base = `${CDN}/items/${id}`;
   if (kind === 'audio') return { thumbnail: `${base}/thumb.jpg`, preview_audio: `${base}/preview.mp3` };
   if (kind === 'video') {
@@ -64,7 +64,7 @@ function media(kind: MediaKind, id: number): ItemMedia {
 const CATEGORY: Record<MediaKind, string> = { image: 'Graphics', audio: 'Audio', video: 'Video' };
 
 /** Builds one item of a media kind; `n` varies the name, price and date. */
-export function makeItem(id: number, kind: MediaKind, n: number): Item {
+export function makeItem(id: number, kind: MediaKind, n: number): StoredItem {
   return {
     id,
     name: `${CATEGORY[kind]} Item ${n}`,
@@ -83,7 +83,7 @@ export function makeItem(id: number, kind: MediaKind, n: number): Item {
 }
 
 /** The nine seeded items: ids 101–103 image, 104–106 audio, 107–109 video. Item 106 has the nullable fields null. */
-export function seedItems(): Item[] {
+export function seedItems(): StoredItem[] {
   const items = KINDS.flatMap((kind, k) => [1, 2, 3].map((n) => makeItem(101 + k * 3 + n - 1, kind, n)));
   const sparse = items[5];
   if (sparse) Object.assign(sparse, { sub_category: null, demo_link: null, options: null, version: null });
@@ -91,7 +91,7 @@ export function seedItems(): Item[] {
 }
 
 /** `count` more items from id `firstId`, cycling image, audio, video (for benchmarks). */
-export function generatedItems(count: number, firstId: number): Item[] {
+export function generatedItems(count: number, firstId: number): StoredItem[] {
   return Array.from({ length: count }, (_, i) => makeItem(firstId + i, KINDS[i % 3] ?? 'image', 4 + i));
 }
 
@@ -105,7 +105,7 @@ export const SEED_PURCHASE_CODES = {
 } as const;
 
 /** The seeded purchases of the main account. */
-export function seedPurchases(): Purchase[] {
+export function seedPurchases(): StoredPurchase[] {
   const codes = SEED_PURCHASE_CODES;
   return [
     {

@@ -1,10 +1,10 @@
-import type { Account, Item, Purchase } from './records.js';
+import type { StoredAccount, StoredItem, StoredPurchase } from './records.js';
 import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed.js';
 
 interface CatalogAccount {
-  account: Account;
-  items: Item[];
-  purchases: Purchase[];
+  account: StoredAccount;
+  items: StoredItem[];
+  purchases: StoredPurchase[];
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -40,27 +40,27 @@ export class CatalogData {
   }
 
   /** The account of a key (a copy), or undefined. */
-  account(key: string): Account | undefined {
+  account(key: string): StoredAccount | undefined {
     const entry = this.#accounts.get(key);
     return entry && clone(entry.account);
   }
 
   /** The items of a key (copies). */
-  items(key: string): Item[] {
+  items(key: string): StoredItem[] {
     return clone(this.#accounts.get(key)?.items ?? []);
   }
 
   /** The purchases of a key (copies). */
-  purchases(key: string): Purchase[] {
+  purchases(key: string): StoredPurchase[] {
     return clone(this.#accounts.get(key)?.purchases ?? []);
   }
 
   /** Adds an item or a purchase to a key's account. Throws for an unknown key. */
-  add(key: string, kind: 'items', value: Item): void;
-  add(key: string, kind: 'purchases', value: Purchase): void;
-  add(key: string, kind: 'items' | 'purchases', value: Item | Purchase): void {
+  add(key: string, kind: 'items', value: StoredItem): void;
+  add(key: string, kind: 'purchases', value: StoredPurchase): void;
+  add(key: string, kind: 'items' | 'purchases', value: StoredItem | StoredPurchase): void {
     const entry = this.#accounts.get(key);
     if (!entry) throw new Error('reference server: unknown catalog key');
-    (entry[kind] as (Item | Purchase)[]).push(clone(value));
+    (entry[kind] as (StoredItem | StoredPurchase)[]).push(clone(value));
   }
 }

@@ -1,5 +1,5 @@
-/** The ten pixel types of the spec. */
-export const PIXEL_TYPES = [
+/** The ten pixel types of the spec: the only `type` values the server accepts on create and update. */
+export const ACCEPTED_PIXEL_TYPES = [
   'adroll',
   'bing',
   'facebook',
@@ -12,8 +12,8 @@ export const PIXEL_TYPES = [
   'x',
 ] as const;
 
-/** A pixel as the Management API returns it. */
-export interface Pixel {
+/** A pixel as the store keeps it and the Management API sends it (the SDK's parsed shape is `Pixel`). */
+export interface StoredPixel {
   id: number;
   name: string;
   type: string;
@@ -22,8 +22,8 @@ export interface Pixel {
   updated_at: string;
 }
 
-/** A domain as the Management API returns it. */
-export interface Domain {
+/** A domain as the store keeps it and the Management API sends it (the SDK's parsed shape is `Domain`). */
+export interface StoredDomain {
   id: number;
   name: string;
   url: string;

@@ -1,6 +1,6 @@
 import type { ReferenceStore } from '../store.js';
 import { accepted, type FormInput, type Rule } from './laravel-validation.js';
-import { type Domain, PIXEL_TYPES, type Pixel } from './records.js';
+import { ACCEPTED_PIXEL_TYPES, type StoredDomain, type StoredPixel } from './records.js';
 
 /** What the Management routes need to know about one resource. */
 export interface ResourceDef<T extends { id: number; name: string; updated_at: string }> {
@@ -19,7 +19,7 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const text = (input: FormInput, field: string) => input.get(field) ?? '';
 
 /** Pixels: name ≤ 32 characters and unique (case-insensitively) within the workspace, type from the enum. */
-export const PIXELS: ResourceDef<Pixel> = {
+export const PIXELS: ResourceDef<StoredPixel> = {
   object: 'pixel',
   all: (store, key) => store.pixelRecords(key),
   find: (store, key, id) => store.findPixel(key, id),
@@ -30,7 +30,7 @@ export const PIXELS: ResourceDef<Pixel> = {
       type: text(input, 'type'),
       value: text(input, 'value'),
     }),
-  changes: (input) => accepted(input, ['name', 'type', 'value']) as Partial<Pixel>,
+  changes: (input) => accepted(input, ['name', 'type', 'value']) as Partial<StoredPixel>,
   rules: (store, key, self) => ({
     name: {
       sometimes: self !== undefined,
@@ -38,13 +38,13 @@ export const PIXELS: ResourceDef<Pixel> = {
       max: 32,
       taken: (v) => store.pixels(key).some((p) => p.id !== self?.id && sameName(p.name, v)),
     },
-    type: { sometimes: self !== undefined, required: true, in: PIXEL_TYPES },
+    type: { sometimes: self !== undefined, required: true, in: ACCEPTED_PIXEL_TYPES },
     value: { sometimes: self !== undefined, required: true, max: 255 },
   }),
 };
 
 /** Domains: name required, ≤ 255 characters, unique across all workspaces; a name sent on update is ignored. */
-export const DOMAINS: ResourceDef<Domain> = {
+export const DOMAINS: ResourceDef<StoredDomain> = {
   object: 'domain',
   all: (store, key) => store.domainRecords(key),
   find: (store, key, id) => store.findDomain(key, id),
@@ -55,7 +55,7 @@ export const DOMAINS: ResourceDef<Domain> = {
       index_page: input.get('index_page') ?? null,
       not_found_page: input.get('not_found_page') ?? null,
     }),
-  changes: (input) => accepted(input, ['index_page', 'not_found_page']) as Partial<Domain>,
+  changes: (input) => accepted(input, ['index_page', 'not_found_page']) as Partial<StoredDomain>,
   rules: (store, _key, self) =>
     self === undefined
       ? {
