@@ -1,13 +1,34 @@
 // `npm run test:consumers`: the packed tarball, installed into fresh projects outside the repo, used the
 // ways a user uses it: ESM `import`, CommonJS `require`, TypeScript under `nodenext` and `bundler` (with
-// misuses that must not compile), the msw adapter and the bin. Each runs a smoke script against the
-// reference server from the tarball's `/testing` subpath, over 127.0.0.1.
+// misuses that must not compile, checked by the latest TypeScript and the oldest that works), the msw adapter
+// and the bin. Each runs a smoke script against the reference server from the tarball's `/testing` subpath,
+// over 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createProject, mustRun, type Project, run, secs, tarball } from './lib/packaging.js';
 
-const TYPESCRIPT = 'typescript@6.0.3';
+/** The TypeScript the consumers compile with: the misuse checks and the emitted build use it. */
+const TYPESCRIPT_LATEST = '6.0.3';
+/**
+ * The oldest TypeScript that type-checks a consumer (strict, skipLibCheck off), the first 5.8 release: 5.8 is
+ * the first to let a CommonJS file under `module: nodenext` import an ESM-only package, as the `.d.cts` does
+ * (ky); 5.7 fails there with TS1479. (zod alone needs 5.4; top-level `for await` under `module: preserve`, 5.6.)
+ */
+export const TYPESCRIPT_FLOOR = '5.8.2';
+const TYPESCRIPTS = {
+  latest: {
+    pkg: `typescript@${TYPESCRIPT_LATEST}`,
+    dir: 'typescript',
+    label: `${TYPESCRIPT_LATEST} (latest)`,
+  },
+  // An npm alias, so both compilers install side by side in one project.
+  floor: {
+    pkg: `typescript-floor@npm:typescript@${TYPESCRIPT_FLOOR}`,
+    dir: 'typescript-floor',
+    label: `${TYPESCRIPT_FLOOR} (floor)`,
+  },
+} as const;
 const TYPES_NODE = '@types/node@22.20.5';
 const MSW = 'msw@3.0.5';
 
@@ -139,10 +160,42 @@ interface Consumer {
 
 const node = (p: Project, file: string) =>
   mustRun('node', [file], { cwd: p.dir, timeoutMs: 60_000 }).then((r) => r.output.trim());
-const tsc = (p: Project, ...args: string[]) =>
-  mustRun('node', [join(p.dir, 'node_modules/typescript/bin/tsc'), '-p', '.', '--pretty', 'false', ...args], {
+/**
+ * The SDK entry declarations each mode must load: the ones its exports conditions name. typesVersions (for
+ * node10) must never be used here, or `bundler` would load the `.d.cts`.
+ */
+const ENTRY_DECLARATIONS = {
+  nodenext: ['index.d.cts', 'index.d.ts', 'testing/index.d.cts', 'testing/index.d.ts'],
+  bundler: ['index.d.ts', 'testing/index.d.ts'],
+};
+/** Runs `tsc -p .` with the latest TypeScript or the floor, and checks which SDK declarations it loaded. */
+async function tsc(
+  p: Project,
+  which: keyof typeof TYPESCRIPTS,
+  mode: keyof typeof ENTRY_DECLARATIONS,
+  ...args: string[]
+) {
+  const { dir, label } = TYPESCRIPTS[which];
+  const bin = join(p.dir, 'node_modules', dir, 'bin/tsc');
+  const { code, output } = await run('node', [bin, '-p', '.', '--pretty', 'false', '--listFiles', ...args], {
     cwd: p.dir,
-  }).then(() => ['tsc -p .', ...args, 'ok'].join(' '));
+  });
+  if (code !== 0) {
+    // Without the --listFiles lines: a file name alone, no spaces.
+    const errors = output.split('\n').filter((line) => line && !/^\S+\.[cm]?ts$/.test(line));
+    throw new Error(
+      [`typescript ${label}: tsc -p .`, ...args, `exited ${code}:\n${errors.join('\n')}`].join(' '),
+    );
+  }
+  const loaded = [...output.matchAll(/content-platform-sdk\/dist\/((?:testing\/)?(?:index|msw)\.d\.c?ts)$/gm)]
+    .map((m) => m[1])
+    .sort();
+  if (loaded.join() !== ENTRY_DECLARATIONS[mode].join())
+    throw new Error(
+      `typescript ${label} loaded ${loaded.join(', ')}, not ${ENTRY_DECLARATIONS[mode].join(', ')}`,
+    );
+  return [`typescript ${label}: tsc -p .`, ...args, `ok (${mode} declarations)`].join(' ');
+}
 
 const consumers: Consumer[] = [
   {
@@ -169,11 +222,12 @@ const consumers: Consumer[] = [
         'misuse.ts': misuseFile,
         'tsconfig.misuse.json': misuseConfig,
       }),
-    extra: [TYPESCRIPT, TYPES_NODE],
+    extra: [TYPESCRIPTS.latest.pkg, TYPESCRIPTS.floor.pkg, TYPES_NODE],
     steps: async (p, log) => {
-      log(await tsc(p, '--noEmit'));
+      log(await tsc(p, 'latest', 'nodenext', '--noEmit'));
+      log(await tsc(p, 'floor', 'nodenext', '--noEmit'));
       log(...(await checkMisuses(p)));
-      log(await tsc(p));
+      log(await tsc(p, 'latest', 'nodenext'));
       log(await node(p, 'out/consumer.js'));
     },
   },
@@ -185,9 +239,10 @@ const consumers: Consumer[] = [
         'misuse.ts': misuseFile,
         'tsconfig.misuse.json': misuseConfig,
       }),
-    extra: [TYPESCRIPT],
+    extra: [TYPESCRIPTS.latest.pkg, TYPESCRIPTS.floor.pkg],
     steps: async (p, log) => {
-      log(await tsc(p));
+      log(await tsc(p, 'latest', 'bundler'));
+      log(await tsc(p, 'floor', 'bundler'));
       log(...(await checkMisuses(p)));
       await build({
         absWorkingDir: p.dir,
