@@ -1,10 +1,10 @@
 // Each test file starts msw itself (test/helpers/msw.ts), so files that talk to a real loopback
 // server are not intercepted. The one global thing here keeps `npm test` quiet: a test whose client logs
 // through the default logger (the console) fails, so a test that makes the SDK log passes its own logger.
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { afterEach, beforeEach, expect, type MockInstance, vi } from 'vitest';
 
 const LEVELS = ['error', 'warn', 'info', 'debug', 'log'] as const;
-const spies: ReturnType<typeof vi.spyOn>[] = [];
+const spies: MockInstance<(...args: unknown[]) => void>[] = [];
 
 beforeEach(() => {
   spies.length = 0;
