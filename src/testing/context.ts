@@ -5,7 +5,7 @@ import type { ReferenceStore } from './store.js';
 export interface Context {
   request: Request;
   url: URL;
-  /** Anything before `/api/` in the path (a base path), so links and redirects keep it. */
+  /** The site's base path (`''` at the root), so links and redirects keep it. */
   prefix: string;
   store: ReferenceStore;
   flavor: Flavor;

@@ -1,5 +1,5 @@
 import { handleCatalog } from './catalog/routes.js';
-import { bearer, type Context } from './context.js';
+import { bearer, type Context, wantsJson } from './context.js';
 import { failureResponse, type ScriptedFault } from './core/faults.js';
 import { HOME_PAGE, html, LOGIN_PAGE } from './core/html.js';
 import { json } from './core/json.js';
@@ -26,11 +26,14 @@ export interface Shared {
   flavor: Flavor;
   locale: Locale;
   limits: RateLimiter;
+  /** The path the site lives under (`''` at the root, else like `/market`). */
+  basePath: string;
 }
 
 /**
- * Routes a request: `/api/v1/…` to the Management API, other `/api/…` to the Catalog API (anything before
- * `/api/` is kept as a base path), `/login` and `/` to HTML pages. Counts every API request against the limit.
+ * Routes a request under the base path: `/api/v1/…` to the Management API, other `/api/…` to the Catalog API,
+ * `/login` and `/` to HTML pages; any other path is a 404, as on the real site (a wrong base URL fails here as it
+ * would there). Counts every API request against the limit.
  */
 export async function dispatch(request: Request, shared: Shared): Promise<Response> {
   if (request.method === 'HEAD') {
@@ -38,18 +41,19 @@ export async function dispatch(request: Request, shared: Shared): Promise<Respon
     return new Response(null, { status: response.status, headers: response.headers });
   }
   const url = new URL(request.url);
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const at = path.indexOf('/api/');
-  if (at < 0) return page(request, path);
+  const full = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const base = shared.basePath;
+  const path = full === base ? '/' : full.startsWith(`${base}/`) ? full.slice(base.length) : null;
+  if (path === null || !path.startsWith('/api/')) return page(request, path, full, shared.flavor);
   const ctx: Context = {
     request,
     url,
-    prefix: path.slice(0, at),
+    prefix: base,
     store: shared.store,
     flavor: shared.flavor,
     locale: shared.locale,
   };
-  const rest = path.slice(at + 5);
+  const rest = path.slice(5);
   const isManagement = rest.startsWith('v1/');
   const verdict = shared.limits.hit(bearer(request) ?? url.searchParams.get('api_key') ?? 'anonymous');
   let response: Response;
@@ -66,9 +70,12 @@ export async function dispatch(request: Request, shared: Shared): Promise<Respon
   return response;
 }
 
-function page(request: Request, path: string): Response {
-  if (request.method === 'GET' && (path === '/' || path.endsWith('/login'))) {
-    return html(path.endsWith('/login') ? LOGIN_PAGE : HOME_PAGE);
+/** The site's pages under the base path; anything else is Laravel's 404 (JSON when the request asks for it). */
+function page(request: Request, path: string | null, full: string, flavor: Flavor): Response {
+  if (request.method === 'GET' && (path === '/' || path === '/login')) {
+    return html(path === '/login' ? LOGIN_PAGE : HOME_PAGE);
   }
+  if (wantsJson(request))
+    return json({ message: `The route ${full.slice(1)} could not be found.` }, 404, flavor);
   return html('<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', 404);
 }

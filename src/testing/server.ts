@@ -26,12 +26,20 @@ export interface ReferenceServerOptions {
   faults?: FaultSettings;
   /** The clock for `created_at` / `updated_at` and rate-limit windows. */
   now?: () => Date;
+  /**
+   * The path the site lives under, e.g. `'/market'` for `https://example.com/market/api/…`; default `''` (the root).
+   * Requests outside it are 404, like a wrong base URL against the real site.
+   */
+  basePath?: string;
 }
 
 /** A request as the server received it, for assertions on retries. */
 export interface RecordedRequest {
   method: string;
+  /** The full URL, with an `api_key` parameter's value shown as `***`. */
   url: string;
+  /** The request's headers, names in lower case, with the `Authorization` credentials shown as `***`. */
+  headers: Record<string, string>;
   /** The scripted or injected fault it met, `'pass'` when none. */
   fault: ScriptedFault;
 }
@@ -90,12 +98,13 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   if (options.faults) faults.set(options.faults);
   const requests: RecordedRequest[] = [];
 
-  const route = (request: Request) => dispatch(request, { store, flavor, locale, limits });
+  const basePath = checkBasePath(options.basePath ?? '');
+  const route = (request: Request) => dispatch(request, { store, flavor, locale, limits, basePath });
 
   async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const { delayMs, action } = faults.decide(request);
-    requests.push({ method: request.method, url: request.url, fault: action });
+    requests.push({ ...recorded(request), fault: action });
     await sleep(delayMs, request.signal);
     if (typeof action === 'object') return canned(action);
     switch (action) {
@@ -137,4 +146,22 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     flavor,
     locale,
   };
+}
+
+/** A base path as the router compares it: `''`, or `/segment[/segment…]` without a trailing slash. */
+function checkBasePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed !== '' && !/^(\/[\w.~-]+)+$/.test(trimmed)) {
+    throw new TypeError(`reference server: basePath must look like '/market', got ${JSON.stringify(path)}`);
+  }
+  return trimmed;
+}
+
+/** What the request log keeps of a request: method, URL and headers, the keys in them masked. */
+function recorded(request: Request): Pick<RecordedRequest, 'method' | 'url' | 'headers'> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of request.headers) {
+    headers[name] = name === 'authorization' ? value.replace(/^(\S+\s+).+$/, '$1***') : value;
+  }
+  return { method: request.method, url: request.url.replace(/([?&]api_key=)[^&#]*/gi, '$1***'), headers };
 }

@@ -29,10 +29,11 @@ describe('Management auth', () => {
     expect(await login.text()).toContain('<form method="POST" action="/login">');
   });
 
-  it('keeps a base path in the /login redirect', async () => {
-    const { server } = setup();
+  it('keeps its base path in the /login redirect', async () => {
+    const { server } = setup({ basePath: '/links' });
     const res = await server.fetch(new Request(`${ORIGIN}/links/api/v1/pixels`));
     expect(res.headers.get('location')).toBe(`${ORIGIN}/links/login`);
+    expect((await server.fetch(new Request(`${ORIGIN}/links/login`))).status).toBe(200);
   });
 
   it('answers JSON 401 without Accept in the spec flavor', async () => {

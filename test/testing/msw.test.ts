@@ -36,6 +36,7 @@ describe('createMswHandlers', () => {
     expect(server.requests.at(-1)).toEqual({
       method: 'GET',
       url: `${MSW_DEFAULT_URLS.baseUrl}/api/v1/pixels`,
+      headers: expect.objectContaining({ host: new URL(MSW_DEFAULT_URLS.baseUrl).host }),
       fault: 'reset',
     });
   });
