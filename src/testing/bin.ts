@@ -1,63 +1,58 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import { describeText, parseCli, serverInfo, USAGE } from './adapters/cli.js';
 import { listen } from './adapters/node.js';
-import type { Flavor, Locale } from './core/types.js';
 import { createReferenceServer } from './server.js';
 
-const USAGE = `Usage: content-platform-reference-server [--port 4010] [--host 127.0.0.1] [--flavor laravel|spec] [--locale ar|en] [--items N]`;
-
-/** Parses the CLI arguments, starts the server, prints its URL and keys, and runs until SIGINT/SIGTERM. */
+/**
+ * The `content-platform-reference-server` command: parses the arguments, starts the server, prints its URL, keys
+ * and purchase codes (text, or one JSON line with `--json`), and serves until SIGINT or SIGTERM. Exit codes: 0
+ * after a signal or `--help`, 1 when it cannot listen (a port in use), 2 for a bad argument. Errors are one line.
+ */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      flavor: { type: 'string', default: 'laravel' },
-      locale: { type: 'string', default: 'ar' },
-      items: { type: 'string', default: '0' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const port = Number(values.port);
-  const items = Number(values.items);
-  if (
-    values.help ||
-    !Number.isInteger(port) ||
-    port < 0 ||
-    port > 65535 ||
-    !Number.isInteger(items) ||
-    items < 0
-  ) {
+  const cli = parseCli(argv);
+  if (cli.kind === 'help') {
     console.log(USAGE);
-    process.exitCode = values.help ? 0 : 2;
     return;
   }
-  if (
-    (values.flavor !== 'laravel' && values.flavor !== 'spec') ||
-    (values.locale !== 'ar' && values.locale !== 'en')
-  ) {
-    console.error(USAGE);
+  if (cli.kind === 'usage-error') {
+    console.error(`content-platform-reference-server: ${cli.message} (--help lists the options)`);
     process.exitCode = 2;
     return;
   }
-  const server = createReferenceServer({
-    flavor: values.flavor as Flavor,
-    locale: values.locale as Locale,
-    seed: { items },
-  });
-  const { url, close } = await listen(server, { port, host: values.host });
-  console.log(`Content Platform reference server (${server.flavor} flavor) listening on ${url}`);
-  console.log(`  Management API: ${url}/api/v1   keys: ${server.keys.management.join(', ')}`);
-  console.log(`  Catalog API:    ${url}/api      keys: ${server.keys.catalog.join(', ')}`);
-  console.log(
-    `  Purchase codes: valid ${server.fixtures.purchaseCodes.supported}, invalid ${server.fixtures.purchaseCodes.invalid}`,
-  );
+  let server: ReturnType<typeof createReferenceServer>;
+  try {
+    server = createReferenceServer(cli.server);
+  } catch (error) {
+    console.error(`content-platform-reference-server: ${(error as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  let running: Awaited<ReturnType<typeof listen>>;
+  try {
+    running = await listen(server, { port: cli.port, host: cli.host });
+  } catch (error) {
+    console.error(`content-platform-reference-server: ${listenFailure(error, cli.host, cli.port)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const info = serverInfo(server, running.url, cli.server);
+  console.log(cli.json ? JSON.stringify(info) : describeText(info).join('\n'));
   const stop = () => {
-    void close().then(() => process.exit(0));
+    void running.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+function listenFailure(error: unknown, host: string, port: number): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    return `port ${port} on ${host} is in use; choose another with --port, or --port 0 for a free one.`;
+  }
+  if (code === 'EACCES') return `no permission to listen on port ${port} on ${host}; use a port above 1023.`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `cannot listen on ${host}: no such local address.`;
+  return `cannot listen on ${host}:${port}: ${(error as Error).message}`;
 }
 
 void main();

@@ -21,6 +21,8 @@ export interface SeedOptions {
   domains?: number;
   /** Generated items added to the first Catalog account (cycling image, audio, video). */
   items?: number;
+  /** More valid purchase codes for the first Catalog account (a regular license with support, of a seeded item). */
+  purchaseCodes?: readonly string[];
 }
 
 /** What a store is built from. */

@@ -150,3 +150,17 @@ export function seedPurchases(): StoredPurchase[] {
     },
   ];
 }
+
+/** A valid purchase for a code given at start (`seed.purchaseCodes`): a regular license of a seeded item, supported. */
+export function extraPurchase(code: string, index: number): StoredPurchase {
+  return {
+    purchase_code: code,
+    license_type: 'رخصة عادية',
+    price: 19.99,
+    currency: 'USD',
+    item_id: 101 + (index % 9),
+    supported_until: '2099-12-31T23:59:59.000000Z',
+    downloaded: false,
+    date: '2025-03-01T12:00:00.000000Z',
+  };
+}

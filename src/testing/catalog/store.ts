@@ -1,5 +1,12 @@
 import type { StoredAccount, StoredItem, StoredPurchase } from './records.js';
-import { EMPTY_ACCOUNT, generatedItems, MAIN_ACCOUNT, seedItems, seedPurchases } from './seed.js';
+import {
+  EMPTY_ACCOUNT,
+  extraPurchase,
+  generatedItems,
+  MAIN_ACCOUNT,
+  seedItems,
+  seedPurchases,
+} from './seed.js';
 
 interface CatalogAccount {
   account: StoredAccount;
@@ -20,8 +27,11 @@ export class CatalogData {
     this.load(false);
   }
 
-  /** Recreates the accounts; unless `seed` is false, gives the first one the seed plus `seed.items` generated items. */
-  load(seed: false | { items?: number }): void {
+  /**
+   * Recreates the accounts; unless `seed` is false, gives the first one the seed plus `seed.items` generated items
+   * and a purchase for each of `seed.purchaseCodes`.
+   */
+  load(seed: false | { items?: number; purchaseCodes?: readonly string[] }): void {
     this.#accounts = new Map(
       this.#keys.map((key, i) => [
         key,
@@ -31,7 +41,7 @@ export class CatalogData {
     const main = this.#accounts.get(this.mainKey);
     if (seed === false || !main) return;
     main.items = [...seedItems(), ...generatedItems(seed.items ?? 0, 110)];
-    main.purchases = seedPurchases();
+    main.purchases = [...seedPurchases(), ...(seed.purchaseCodes ?? []).map(extraPurchase)];
   }
 
   /** The key of the seeded account. */
