@@ -35,7 +35,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.exitCode = 1;
     return;
   }
-  const info = serverInfo(server, running.url, cli.server);
+  const info = serverInfo(server, running.url);
   console.log(cli.json ? JSON.stringify(info) : describeText(info).join('\n'));
   const stop = () => {
     void running.close().then(() => process.exit(0));

@@ -68,6 +68,8 @@ export interface ReferenceServer extends FetchHandler {
   readonly requests: readonly RecordedRequest[];
   readonly flavor: Flavor;
   readonly locale: Locale;
+  /** The path the site is served under, normalised (`''` at the root, else like `/market`). */
+  readonly basePath: string;
 }
 
 /**
@@ -145,6 +147,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     requests,
     flavor,
     locale,
+    basePath,
   };
 }
 
@@ -161,7 +164,9 @@ function checkBasePath(path: string): string {
 function recorded(request: Request): Pick<RecordedRequest, 'method' | 'url' | 'headers'> {
   const headers: Record<string, string> = {};
   for (const [name, value] of request.headers) {
-    headers[name] = name === 'authorization' ? value.replace(/^(\S+\s+).+$/, '$1***') : value;
+    // `Bearer <key>` keeps its scheme; a bare credential is masked whole.
+    headers[name] =
+      name === 'authorization' ? (/^\S+\s+\S/.test(value) ? value.replace(/\s.*$/, ' ***') : '***') : value;
   }
   return { method: request.method, url: request.url.replace(/([?&]api_key=)[^&#]*/gi, '$1***'), headers };
 }

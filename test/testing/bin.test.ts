@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient, ManagementClient } from '../../src/index.js';
-import { parseCli, type ServerInfo } from '../../src/testing/adapters/cli.js';
+import { parseCli, type ServerInfo, serverInfo } from '../../src/testing/adapters/cli.js';
+import { createReferenceServer } from '../../src/testing/index.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -223,5 +224,24 @@ describe('parseCli', () => {
       kind: 'usage-error',
       message: expect.stringMatching(/^Option '--port'[^\n]*$/),
     });
+  });
+});
+
+describe('serverInfo', () => {
+  it('reads the base path and the valid purchase codes from the server itself', () => {
+    const server = createReferenceServer({ basePath: '/market/', seed: { purchaseCodes: ['EXTRA-1'] } });
+    const info = serverInfo(server, 'http://127.0.0.1:4010');
+    expect(info.management).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4010/market',
+      apiRoot: 'http://127.0.0.1:4010/market/api/v1',
+    });
+    expect(info.catalog.apiRoot).toBe('http://127.0.0.1:4010/market/api');
+    expect(info.env.CONTENT_PLATFORM_SITE_URL).toBe('http://127.0.0.1:4010/market');
+    expect(info.purchaseCodes.valid).toEqual([
+      ...Object.values(server.fixtures.purchaseCodes).filter(
+        (c) => c !== server.fixtures.purchaseCodes.invalid,
+      ),
+      'EXTRA-1',
+    ]);
   });
 });

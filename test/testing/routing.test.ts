@@ -49,6 +49,7 @@ describe('reference server routing', () => {
       new CatalogClient({ siteUrl, apiKey: server.keys.catalog[0], fetch: server.fetch, maxRetries: 0 });
     expect((await client(`${ORIGIN}/market`).items.list()).length).toBeGreaterThan(0);
     await expect(client(ORIGIN).items.list()).rejects.toBeInstanceOf(APIError);
+    expect(server.basePath).toBe('/market');
     expect(() => createReferenceServer({ basePath: 'market' })).toThrow(
       `reference server: basePath must look like '/market', got "market"`,
     );
@@ -77,6 +78,10 @@ describe('reference server routing', () => {
     });
     expect(first?.headers['user-agent']).toMatch(/^content-platform-sdk\//);
     expect(second?.url).toBe(`${ORIGIN}/api/items/all?api_key=***`);
+    await server.fetch(
+      new Request(`${ORIGIN}/api/v1/pixels`, { headers: { authorization: 'bare-secret-key' } }),
+    );
+    expect(server.requests.at(-1)?.headers.authorization).toBe('***');
     expect(JSON.stringify(server.requests)).not.toContain(server.keys.management[0]);
     expect(JSON.stringify(server.requests)).not.toContain(server.keys.catalog[0]);
   });

@@ -125,14 +125,8 @@ export interface ServerInfo {
 }
 
 /** The facts about a running server at `url` (its origin), for people (`describeText`) and scripts (`--json`). */
-export function serverInfo(
-  server: ReferenceServer,
-  url: string,
-  options: ReferenceServerOptions,
-): ServerInfo {
-  const site = `${url}${(options.basePath ?? '').replace(/\/+$/, '')}`;
-  const codes = server.fixtures.purchaseCodes;
-  const extra = typeof options.seed === 'object' ? (options.seed.purchaseCodes ?? []) : [];
+export function serverInfo(server: ReferenceServer, url: string): ServerInfo {
+  const site = `${url}${server.basePath}`;
   return {
     url,
     flavor: server.flavor,
@@ -140,8 +134,8 @@ export function serverInfo(
     management: { baseUrl: site, apiRoot: `${site}/api/v1`, keys: [...server.keys.management] },
     catalog: { siteUrl: site, apiRoot: `${site}/api`, keys: [...server.keys.catalog] },
     purchaseCodes: {
-      valid: [codes.supported, codes.supportExpired, codes.supportDisabled, codes.downloaded, ...extra],
-      invalid: codes.invalid,
+      valid: server.store.purchases().map((p) => p.purchase_code),
+      invalid: server.fixtures.purchaseCodes.invalid,
     },
     env: {
       CONTENT_PLATFORM_BASE_URL: site,
