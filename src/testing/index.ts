@@ -17,7 +17,7 @@ export {
   type ScriptedFault,
 } from './core/faults.js';
 export { encodePhpJson } from './core/json.js';
-export type { RateLimitOptions } from './core/rate-limit.js';
+export type { ServerRateLimitOptions } from './core/rate-limit.js';
 export type { FetchHandler, Flavor, Locale } from './core/types.js';
 export type { LaravelPage, PageLink } from './management/laravel-page.js';
 export type { FieldErrors } from './management/laravel-validation.js';

@@ -25,7 +25,8 @@ export interface Shared {
   store: ReferenceStore;
   flavor: Flavor;
   locale: Locale;
-  limits: RateLimiter;
+  /** The per-key limit, when the server enforces one (else no rate-limit headers at all). */
+  limits: RateLimiter | undefined;
   /** The path the site lives under (`''` at the root, else like `/market`). */
   basePath: string;
 }
@@ -55,9 +56,9 @@ export async function dispatch(request: Request, shared: Shared): Promise<Respon
   };
   const rest = path.slice(5);
   const isManagement = rest.startsWith('v1/');
-  const verdict = shared.limits.hit(bearer(request) ?? url.searchParams.get('api_key') ?? 'anonymous');
+  const verdict = shared.limits?.hit(bearer(request) ?? url.searchParams.get('api_key') ?? 'anonymous');
   let response: Response;
-  if (verdict.limited) {
+  if (verdict?.limited) {
     response = isManagement
       ? guardFailure(ctx, 429, verdict.headers)
       : json({ message: 'Too Many Attempts.' }, 429, shared.flavor);
@@ -66,7 +67,7 @@ export async function dispatch(request: Request, shared: Shared): Promise<Respon
   } else {
     response = (await handleCatalog(ctx, rest)) ?? notFound(ctx);
   }
-  for (const [name, value] of Object.entries(verdict.headers)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(verdict?.headers ?? {})) response.headers.set(name, value);
   return response;
 }
 

@@ -1,7 +1,7 @@
 import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
 import { droppedConnection, FaultController, type FaultSettings, type ScriptedFault } from './core/faults.js';
 import { html, LOGIN_PAGE } from './core/html.js';
-import { RateLimiter, type RateLimitOptions } from './core/rate-limit.js';
+import { RateLimiter, type ServerRateLimitOptions } from './core/rate-limit.js';
 import { hang, sleep } from './core/timing.js';
 import type { FetchHandler, Flavor, Locale } from './core/types.js';
 import { SEED_MANAGEMENT_KEYS } from './management/seed.js';
@@ -20,8 +20,12 @@ export interface ReferenceServerOptions {
   managementKeys?: readonly string[];
   /** Catalog keys; the first owns the seeded account, items and purchases, the others own no items. */
   catalogKeys?: readonly string[];
-  /** Enforce a per-key limit (429 + `Retry-After`). Default: headers for a limit of 60 a minute, never enforced. */
-  rateLimit?: RateLimitOptions | false;
+  /**
+   * A per-key limit, as the real servers enforce (60 or 120 a minute): every answer carries `X-RateLimit-Limit`
+   * and `X-RateLimit-Remaining`, and a request over the limit gets a 429 with `Retry-After` and
+   * `X-RateLimit-Reset`. Default: no limit, and no rate-limit headers.
+   */
+  rateLimit?: ServerRateLimitOptions | false;
   /** Standing faults from the start (see `server.faults`). */
   faults?: FaultSettings;
   /** The clock for `created_at` / `updated_at` and rate-limit windows. */
@@ -42,6 +46,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The scripted or injected fault it met, `'pass'` when none. */
   fault: ScriptedFault;
+  /** The status it was answered with; `undefined` while it waits, or when it got no answer (a fault). */
+  status?: number;
 }
 
 /** Fixed values of the seed, handy in tests. */
@@ -93,9 +99,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const seed =
     options.seed === false ? false : options.seed === true || options.seed === undefined ? {} : options.seed;
   const store = new ReferenceStore({ managementKeys: keys.management, catalogKeys: keys.catalog, seed, now });
-  const limits = options.rateLimit
-    ? new RateLimiter(options.rateLimit, true, now)
-    : new RateLimiter({ limit: 60 }, false, now);
+  const limits = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
   const faults = new FaultController();
   if (options.faults) faults.set(options.faults);
   const requests: RecordedRequest[] = [];
@@ -106,8 +110,15 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const { delayMs, action } = faults.decide(request);
-    requests.push({ ...recorded(request), fault: action });
+    const record: RecordedRequest = { ...recorded(request), fault: action };
+    requests.push(record);
     await sleep(delayMs, request.signal);
+    const response = await answer(request, action);
+    record.status = response.status;
+    return response;
+  }
+
+  async function answer(request: Request, action: ScriptedFault): Promise<Response> {
     if (typeof action === 'object') return canned(action);
     switch (action) {
       case 'reset':
@@ -135,7 +146,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     fetch,
     reset() {
       store.reset();
-      limits.reset();
+      limits?.reset();
       faults.clear();
       if (options.faults) faults.set(options.faults);
       requests.length = 0;

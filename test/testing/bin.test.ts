@@ -172,6 +172,7 @@ describe('parseCli', () => {
         '--purchase-code=A',
         '--purchase-code=B',
         '--rate-limit=60',
+        '--rate-window=1000',
         '--latency=50-200',
         '--failure-rate=0.2',
         '--seed=9',
@@ -186,7 +187,7 @@ describe('parseCli', () => {
         locale: 'en',
         basePath: '/market',
         seed: { pixels: 3, domains: 4, items: 5, purchaseCodes: ['A', 'B'] },
-        rateLimit: { limit: 60 },
+        rateLimit: { limit: 60, windowMs: 1000 },
         faults: { latencyMs: [50, 200], failureRate: 0.2, seed: 9 },
       },
     });
@@ -214,6 +215,8 @@ describe('parseCli', () => {
       [['--port', '70000'], '--port must be 0 to 65535, got 70000'],
       [['--pixels', '2.5'], '--pixels must be a whole number ≥ 0, got 2.5'],
       [['--rate-limit', '0'], '--rate-limit must be a whole number ≥ 1, got 0'],
+      [['--rate-limit', '5', '--rate-window', '0'], '--rate-window must be a whole number ≥ 1, got 0'],
+      [['--rate-window', '1000'], '--rate-window needs --rate-limit'],
       [['--latency', '9-x'], '--latency must be a whole number ≥ 0, got x'],
       [['--locale', 'fr'], '--locale must be ar or en'],
     ] as const) {

@@ -29,6 +29,8 @@ describe('scripted faults', () => {
       429,
       'pass',
     ]);
+    // The status each was answered with, for tests that count 429s.
+    expect(server.requests.map((r) => r.status)).toEqual([503, 502, 429, 200]);
   });
 
   it("'reset' rejects like a dropped connection: TypeError fetch failed, cause ECONNRESET", async () => {
@@ -38,6 +40,7 @@ describe('scripted faults', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect((error as TypeError).message).toBe('fetch failed');
     expect(((error as TypeError).cause as { code: string }).code).toBe('ECONNRESET');
+    expect(server.requests.map((r) => [r.fault, r.status])).toEqual([['reset', undefined]]);
   });
 
   it("'lose-response' creates the record, then drops the connection", async () => {

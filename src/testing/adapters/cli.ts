@@ -14,7 +14,9 @@ export const USAGE = `Usage: content-platform-reference-server [options]
   --domains N           generated domains added to the first workspace
   --items N             generated Catalog items added to the main account
   --purchase-code CODE  a valid purchase code to accept (repeatable)
-  --rate-limit N        enforce N requests a minute per key (429 + Retry-After)
+  --rate-limit N        enforce N requests a window per key, with the real servers'
+                        X-RateLimit-* headers and 429 + Retry-After (default: no limit)
+  --rate-window MS      the window of --rate-limit, in ms (default 60000, a minute)
   --latency MS|MIN-MAX  added latency per request, in ms
   --failure-rate R      share of requests (0-1) answered 500 or 503
   --seed N              seed of latency ranges and failures (default 1)
@@ -59,6 +61,7 @@ function read(argv: readonly string[]) {
       items: text,
       'purchase-code': { type: 'string', multiple: true },
       'rate-limit': text,
+      'rate-window': text,
       latency: text,
       'failure-rate': text,
       seed: text,
@@ -85,7 +88,11 @@ function options(v: ReturnType<typeof read>): Omit<Extract<Cli, { kind: 'run' }>
     },
     faults,
   };
-  if (v['rate-limit'] !== undefined) server.rateLimit = { limit: whole('--rate-limit', v['rate-limit'], 1) };
+  if (v['rate-limit'] !== undefined) {
+    server.rateLimit = { limit: whole('--rate-limit', v['rate-limit'], 1) };
+    if (v['rate-window'] !== undefined)
+      server.rateLimit.windowMs = whole('--rate-window', v['rate-window'], 1);
+  } else if (v['rate-window'] !== undefined) throw new Error('--rate-window needs --rate-limit');
   if (v['base-path'] !== undefined) server.basePath = v['base-path'];
   const port = whole('--port', v.port);
   if (port > 65_535) throw new Error(`--port must be 0 to 65535, got ${v.port}`);

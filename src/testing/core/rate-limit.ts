@@ -1,5 +1,5 @@
 /** The per-key rate limit of a reference server. */
-export interface RateLimitOptions {
+export interface ServerRateLimitOptions {
   /** Requests allowed per window and key (the real servers use 60 or 120 a minute). */
   limit: number;
   /** Window length in ms; default 60 000. */
@@ -12,22 +12,17 @@ export interface RateVerdict {
   headers: Record<string, string>;
 }
 
-/**
- * A fixed-window counter per key, like Laravel's `ThrottleRequests`. When not enforced it still counts and
- * sends `X-RateLimit-Limit` / `X-RateLimit-Remaining`, but never refuses.
- */
+/** A fixed-window counter per key, like Laravel's `ThrottleRequests`: the same headers, the same 429. */
 export class RateLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
-  readonly #enforce: boolean;
   readonly #now: () => Date;
   #windows = new Map<string, { hits: number; resetAt: number }>();
 
-  /** `enforce: false` keeps the headers but never answers 429. */
-  constructor(options: RateLimitOptions, enforce: boolean, now: () => Date) {
+  /** `now`: the server's clock, which starts and ends the windows. */
+  constructor(options: ServerRateLimitOptions, now: () => Date) {
     this.#limit = options.limit;
     this.#windowMs = options.windowMs ?? 60_000;
-    this.#enforce = enforce;
     this.#now = now;
   }
 
@@ -40,7 +35,7 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     const limit = String(this.#limit);
-    if (this.#enforce && window.hits >= this.#limit) {
+    if (window.hits >= this.#limit) {
       return {
         limited: true,
         headers: {
