@@ -38,5 +38,6 @@ export type { LogFields } from './core/log.js';
 export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
 export type { Id } from './core/path.js';
 export { redactUrl } from './core/redact.js';
+export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle.js';
 export * from './management/index.js';
 export { VERSION } from './version.js';

@@ -1,6 +1,8 @@
 import { AccountRequestError, AuthenticationError } from '../core/errors.js';
-import { HttpClient } from '../core/http.js';
+import { type ApiConfig, HttpClient } from '../core/http.js';
+import { derivedFrom, parentOf } from '../core/lineage.js';
 import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
+import type { RateLimitSnapshot } from '../core/throttle.js';
 import { AccountResource } from './account.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
@@ -32,6 +34,7 @@ export class CatalogClient {
   readonly purchases: Purchases;
   // As given (env fallbacks unresolved), for withOptions; private, so inspect and JSON never show the key.
   readonly #given: CatalogClientOptions;
+  readonly #http: HttpClient;
 
   /**
    * Resolves the options (env fallbacks included) and checks them; no request is sent.
@@ -49,16 +52,26 @@ export class CatalogClient {
         apiPath: '/api',
       },
     );
-    const http = new HttpClient(resolved, {
+    const api: ApiConfig = {
       credentials: { kind: 'param', name: 'api_key' },
       body: 'json',
       // Purchase validation only reads, so its POST is as safe to retry as the GETs.
       retryMethods: ['get', 'post'],
       readError: readCatalogError,
-    });
+    };
+    const http = new HttpClient(resolved, api, parentOf(options));
+    this.#http = http;
     this.account = new AccountResource(http);
     this.items = new Items(http);
     this.purchases = new Purchases(http);
+  }
+
+  /**
+   * What the client's throttle knows now, for metrics: calls queued, requests in flight, the server's
+   * `X-RateLimit-Limit` / `X-RateLimit-Remaining`, and when a 429's pause ends. A copy: read it again for news.
+   */
+  get rateLimit(): RateLimitSnapshot {
+    return this.#http.rateLimit;
   }
 
   /**
@@ -68,7 +81,7 @@ export class CatalogClient {
    * @example const quick = catalog.withOptions({ timeout: 5_000, maxRetries: 0 });
    */
   withOptions(overrides: CatalogClientOptions): CatalogClient {
-    return new CatalogClient(mergeOptions(this.#given, overrides));
+    return new CatalogClient(derivedFrom(mergeOptions(this.#given, overrides), this.#http));
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   retryReason,
 } from './retry.js';
 import { type Trace, tracingFetch } from './trace.js';
+import type { CallTurns } from './turns.js';
 
 /** What one call's retry rules depend on, beyond its trace. */
 export interface CallLimits {
@@ -38,9 +39,7 @@ export function callRetry(
     idempotent: limits.idempotent,
     // A wait the deadline would cut short fails at once, with the answer's own error (ky would time out).
     maxWaitMs: () =>
-      total === undefined
-        ? maxRetryAfter
-        : Math.min(maxRetryAfter, total - (performance.now() - trace.started) - 1),
+      total === undefined ? maxRetryAfter : Math.min(maxRetryAfter, total - trace.elapsed() - 1),
     classify: (error) => {
       const failure = classify(error);
       if (mayHaveActed(failure)) trace.lost = true;
@@ -62,17 +61,26 @@ export function callRetry(
 
 /**
  * One call's fetch, as ky calls it per attempt: counts the attempt (and logs it when info lines are on), reads
- * the body inside the attempt (see `readingFetch`), and keeps the answer on the trace.
+ * the body inside the attempt (see `readingFetch`), keeps the answer on the trace, and hands the attempt's turn
+ * back to the throttle with what the answer said.
  */
 export function callFetch(
   send: Send,
   trace: Trace,
   log: Log,
   rebuild: boolean,
+  turns: CallTurns,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   const reading = readingFetch(tracingFetch(send, trace, log.enabled('info') ? log : undefined), rebuild);
   return async (request, init) => {
-    const answer = await reading(request, init);
+    let answer: Response;
+    try {
+      answer = await reading(request, init);
+    } catch (error) {
+      turns.attempted(undefined);
+      throw error;
+    }
+    turns.attempted(answer);
     trace.answer = answer;
     trace.answers += 1;
     return answer;

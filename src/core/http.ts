@@ -7,19 +7,22 @@ import ky, {
   replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { answerError, parseAnswer, type ReadError } from './answer.js';
+import { parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { finished, timeoutError } from './call-end.js';
+import { finished } from './call-end.js';
 import { callFetch, callRetry } from './call-policy.js';
-import { APIUserAbortError, ContentPlatformError, NotFoundError } from './errors.js';
+import { NotFoundError } from './errors.js';
+import { callFailure, type FailureContext, failureOf, type TransportError } from './failure.js';
+import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
-import { failedRequest, readText, type Send } from './read-fetch.js';
+import { readText, type Send } from './read-fetch.js';
 import { redactUrl, type Scrub, scrubber } from './redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
-import { connectionError } from './response-errors.js';
-import { connectionCode, type Failure, type Method, mayHaveActed, type RetryPolicy } from './retry.js';
+import type { Method, RetryPolicy } from './retry.js';
+import { type RateLimitSnapshot, Throttle } from './throttle.js';
 import { Trace } from './trace.js';
+import { CallTurns, queues, sharesThrottle } from './turns.js';
 
 export type { Hooks, KyInstance } from 'ky';
 export type { Body, Call, Query } from './request.js';
@@ -41,47 +44,25 @@ export class HttpClient {
   readonly #log: Log;
   readonly #scrub: Scrub;
   readonly #root: string;
-  #send: Send = (request, init) => globalThis.fetch(request, init);
+  readonly #throttle: Throttle;
+  readonly #send: Send;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
-  #rebuild = false;
+  readonly #rebuild: boolean;
 
-  constructor(options: ResolvedOptions, api: ApiConfig) {
+  /** `parent`: the client this one derives from (`withOptions`); same key, URL and `rateLimit` share its throttle. */
+  constructor(options: ResolvedOptions, api: ApiConfig, parent?: HttpClient) {
     this.#options = options;
     this.#api = api;
+    const shared = parent && sharesThrottle(parent.#options, options) ? parent.#throttle : undefined;
+    this.#throttle = shared ?? new Throttle(options.rateLimit);
     this.#scrub = scrubber(options.apiKey);
     this.#log = createLog(options.logger, options.logLevel, this.#scrub);
     this.#root = `${options.apiRoot}/`;
-    const custom = options.fetch;
-    // Everything the same for every call is set here once: ky re-merges whatever a call passes.
-    this.#ky = (options.ky ?? ky).extend((parent) => {
-      const inherited = parent.fetch;
-      // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
-      if (custom) this.#send = (request) => custom(request);
-      else if (inherited) this.#send = (request, init) => inherited(request, init);
-      this.#rebuild = Boolean(
-        options.hooks?.afterResponse?.length ||
-          parent.hooks?.afterResponse?.length ||
-          parent.onDownloadProgress,
-      );
-      return {
-        prefix: this.#root,
-        headers: {
-          accept: 'application/json',
-          'user-agent': options.userAgent,
-          ...options.headers,
-          ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
-        },
-        timeout: options.timeout,
-        // Set only where needed: every default key is merged again into each call.
-        ...(options.totalTimeout !== undefined || parent.totalTimeout !== undefined
-          ? { totalTimeout: options.totalTimeout ?? false }
-          : {}),
-        ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
-        // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
-        redirect: 'manual',
-        ...(options.hooks ? { hooks: options.hooks } : {}),
-      };
-    });
+    const built = clientInstance(options.ky ?? ky, options, api);
+    this.#ky = built.ky;
+    // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
+    this.#send = built.send ?? ((request, init) => globalThis.fetch(request, init));
+    this.#rebuild = built.rebuild;
   }
 
   /** GET `path` (relative to the API root), with an optional query; resolves to the body parsed by `schema`. */
@@ -121,21 +102,46 @@ export class HttpClient {
     // Bad input throws here, before anything is sent (attempts: 0).
     const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
     const trace = new Trace(method, scrub(redactUrl(this.#root + input)));
-    const kyOptions = this.#callOptions(trace, options);
+    const turns = new CallTurns(this.#throttle, trace, {
+      queues: this.#throttle.enabled && queues(options.rateLimit),
+      log: this.#log,
+      maxPauseMs: this.#options.maxRetryAfter,
+      signal: options.signal,
+      total: options.totalTimeout ?? this.#options.totalTimeout,
+    });
+    const context: FailureContext = {
+      trace,
+      path,
+      signal: options.signal,
+      scrub,
+      readError: this.#api.readError,
+      create: !this.#idempotent(method),
+    };
+    const kyOptions = this.#callOptions(trace, options, turns);
     if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
     let response: Response;
     let text: string;
     try {
+      // The first attempt's turn: time in the queue counts against totalTimeout, not against `timeout`.
+      const turn = turns.wait(false);
+      if (turn) {
+        await turn;
+        const left = turns.timeLeft();
+        if (left !== undefined) kyOptions.totalTimeout = Math.max(1, left);
+      }
       response = await this.#ky(input, kyOptions);
       // A hook may hand ky a Response of its own, which readingFetch did not read.
       text = readText(response) ?? (await response.text());
     } catch (error) {
-      const failure = this.#failure(error, trace, path, options.signal, scrub);
+      const failure = callFailure(error, transportError(error), context);
       // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
       if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)
         return { data: call.gone(), response: trace.answer };
       throw finished(failure, trace, this.#log);
+    } finally {
+      // A turn no request used (a hook answered, or the deadline passed before sending) goes back.
+      turns.end();
     }
     try {
       const label = `${method} ${trace.url}`;
@@ -147,18 +153,27 @@ export class HttpClient {
     }
   }
 
+  /** What the client's throttle knows now (queue, in flight, the server's budget). */
+  get rateLimit(): RateLimitSnapshot {
+    return this.#throttle.snapshot();
+  }
+
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
-  #callOptions(trace: Trace, options: RequestOptions): KyOptions {
+  #callOptions(trace: Trace, options: RequestOptions, turns: CallTurns): KyOptions {
     const kyOptions: KyOptions = { method: trace.method, retry: replaceOption(this.#retry(trace, options)) };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
-    if (options.hooks) kyOptions.hooks = options.hooks;
+    // A retry waits for its turn last of all beforeRetry hooks, outside the attempt's `timeout`.
+    kyOptions.hooks = {
+      ...options.hooks,
+      beforeRetry: [...(options.hooks?.beforeRetry ?? []), () => turns.wait(true)],
+    };
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
     // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
     const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
-    kyOptions.fetch = callFetch(this.#send, trace, this.#log, rebuild);
+    kyOptions.fetch = callFetch(this.#send, trace, this.#log, rebuild, turns);
     return kyOptions;
   }
 
@@ -171,57 +186,18 @@ export class HttpClient {
       total: options.totalTimeout ?? totalTimeout,
       maxRetryAfter,
     };
-    return callRetry(trace, limits, failureOf, this.#log);
+    return callRetry(trace, limits, (error) => failureOf(error, transportError(error)), this.#log);
   }
 
   #idempotent(method: string): boolean {
     return (this.#api.retryMethods as readonly string[]).includes(method.toLowerCase());
   }
-
-  /** Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. */
-  #failure(
-    error: unknown,
-    trace: Trace,
-    path: string,
-    signal: AbortSignal | undefined,
-    scrub: Scrub,
-  ): unknown {
-    if (error instanceof ContentPlatformError) return error;
-    const label = `${trace.method} ${trace.url}`;
-    if (signal?.aborted)
-      return new APIUserAbortError(`${label} was aborted by the caller.`, { cause: signal.reason });
-    if (isHTTPError(error)) {
-      // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
-      const { data } = error;
-      const text =
-        readText(error.response) ?? (typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
-      return answerError({ response: error.response, text, label, path }, this.#api.readError, scrub);
-    }
-    if (isTimeoutError(error)) {
-      // Cut mid-attempt (more requests sent than answers read), or during the wait after an answer.
-      if (trace.attempts > trace.answers) trace.lost = true;
-      const last = trace.answer && !trace.answer.ok ? trace.answer : undefined;
-      const cause =
-        last &&
-        answerError({ response: last, text: readText(last) ?? '', label, path }, this.#api.readError, scrub);
-      return timeoutError(label, cause, trace.lost);
-    }
-    const cause = isNetworkError(error) ? error.cause : failedRequest(error) ? error : undefined;
-    if (cause === undefined) return error;
-    if (mayHaveActed({ kind: 'network', code: connectionCode(cause) })) trace.lost = true;
-    const create = !this.#idempotent(trace.method);
-    return connectionError(label, cause, scrub, { mayHaveSucceeded: trace.lost, create });
-  }
 }
 
-/** A ky error in the retry rules' terms. */
-function failureOf(error: Error): Failure {
-  if (isHTTPError(error)) {
-    const { status, headers } = error.response;
-    return { kind: 'status', status, headers };
-  }
+/** ky's error classes in the SDK's terms: this is the one module that knows them. */
+function transportError(error: unknown): TransportError {
+  if (isHTTPError(error)) return { kind: 'http', response: error.response, data: error.data };
   if (isTimeoutError(error)) return { kind: 'timeout' };
-  if (isNetworkError(error) || (error instanceof TypeError && failedRequest(error)))
-    return { kind: 'network', code: connectionCode(error) };
-  return { kind: 'other', name: error.name };
+  if (isNetworkError(error)) return { kind: 'network', cause: error.cause };
+  return { kind: 'other' };
 }

@@ -2,6 +2,7 @@ import { VERSION } from '../version.js';
 import { InvalidParamsError } from './errors.js';
 import type { Hooks, KyInstance } from './http.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
+import { type RateLimitOptions, rateLimitOption } from './throttle.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -67,6 +68,13 @@ export interface ClientOptions {
    * (+https://acme.example)`), so servers and logs can tell wrappers apart.
    */
   appInfo?: AppInfo | undefined;
+  /**
+   * The client-side throttle, on by default: it keeps no more requests in flight than the server's
+   * `X-RateLimit-Remaining` allows, queues the rest in order, and pauses every call after a 429 until its
+   * `Retry-After`. `maxConcurrent` and `requestsPerMinute` add caps of your own; `false` turns it off.
+   * Clients derived with `withOptions` share it while key, URL and `rateLimit` stay the same.
+   */
+  rateLimit?: RateLimitOptions | false | undefined;
   /** Where log lines go. Default `console`. */
   logger?: Logger | undefined;
   /** How much to log. Default `process.env.CONTENT_PLATFORM_LOG`, else `'warn'`. */
@@ -99,6 +107,11 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
   /** ky hooks for this call only, run after the client's (see `ClientOptions.hooks`). */
   hooks?: Hooks | undefined;
+  /**
+   * `false` sends this call at once, past the client's throttle queue (a health check, say). Its answer still
+   * informs the throttle, but it is not counted among the requests in flight.
+   */
+  rateLimit?: false | undefined;
 }
 
 /** The options a client actually runs with, after defaults, env fallbacks and checks. */
@@ -114,6 +127,8 @@ export interface ResolvedOptions {
   ky: KyInstance | undefined;
   hooks: Hooks | undefined;
   headers: Record<string, string>;
+  /** The throttle's caps, or `false` when it is off. */
+  rateLimit: RateLimitOptions | false;
   /** `content-platform-sdk/<version>`, then the app's product token and URL when `appInfo` is given. */
   userAgent: string;
   logger: Logger;
@@ -200,6 +215,7 @@ export function resolveOptions(
     ky: options.ky,
     hooks: options.hooks,
     headers: extraHeaders(options.headers, 'headers'),
+    rateLimit: rateLimitOption(options.rateLimit),
     userAgent: userAgent(options.appInfo),
     logger,
     logLevel,

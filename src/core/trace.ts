@@ -23,6 +23,11 @@ export class Trace {
     readonly url: string,
   ) {}
 
+  /** Milliseconds since the call started. */
+  elapsed(): number {
+    return performance.now() - this.started;
+  }
+
   /** The `X-Request-Id` of the last answer, if it had one. */
   get requestId(): string | undefined {
     return this.answer?.headers.get('x-request-id') ?? undefined;

@@ -1,5 +1,7 @@
 import { type ApiConfig, HttpClient } from '../core/http.js';
+import { derivedFrom, parentOf } from '../core/lineage.js';
 import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
+import type { RateLimitSnapshot } from '../core/throttle.js';
 import { Domains } from './domains.js';
 import { readManagementError } from './errors.js';
 import { Pixels } from './pixels.js';
@@ -34,6 +36,7 @@ export class ManagementClient {
   readonly domains: Domains;
   // As given (env fallbacks unresolved), for withOptions; private, so inspect and JSON never show the key.
   readonly #given: ManagementClientOptions;
+  readonly #http: HttpClient;
 
   /** Checks the options at once: a missing key or URL throws here, not at the first call. */
   constructor(options: ManagementClientOptions = {}) {
@@ -50,9 +53,20 @@ export class ManagementClient {
         },
       ),
       MANAGEMENT_API,
+      parentOf(options),
     );
+    this.#http = http;
     this.pixels = new Pixels(http);
     this.domains = new Domains(http);
+  }
+
+  /**
+   * What the client's throttle knows now, for metrics: calls queued, requests in flight, the server's
+   * `X-RateLimit-Limit` / `X-RateLimit-Remaining`, and when a 429's pause ends. A copy: read it again for news.
+   * @example const { queued, remaining } = mgmt.rateLimit;
+   */
+  get rateLimit(): RateLimitSnapshot {
+    return this.#http.rateLimit;
   }
 
   /**
@@ -62,7 +76,7 @@ export class ManagementClient {
    * @example const patient = mgmt.withOptions({ timeout: 120_000, maxRetries: 5 });
    */
   withOptions(overrides: ManagementClientOptions): ManagementClient {
-    return new ManagementClient(mergeOptions(this.#given, overrides));
+    return new ManagementClient(derivedFrom(mergeOptions(this.#given, overrides), this.#http));
   }
 
   /**

@@ -1,0 +1,67 @@
+import { answerError, type ReadError } from './answer.js';
+import { timeoutError } from './call-end.js';
+import { APIUserAbortError, ContentPlatformError } from './errors.js';
+import { failedRequest, readText } from './read-fetch.js';
+import type { Scrub } from './redact.js';
+import { connectionError } from './response-errors.js';
+import { connectionCode, type Failure, mayHaveActed } from './retry.js';
+import type { Trace } from './trace.js';
+
+/** A transport error in the SDK's terms: http.ts, the one module that knows ky's classes, reads it. */
+export type TransportError =
+  | { kind: 'http'; response: Response; data: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'network'; cause: unknown }
+  | { kind: 'other' };
+
+/** What mapping a call's failure needs to know about the call. */
+export interface FailureContext {
+  trace: Trace;
+  /** The path the call asked for (for a 404's message). */
+  path: string;
+  /** The caller's signal: once aborted, any failure is the caller's abort. */
+  signal: AbortSignal | undefined;
+  scrub: Scrub;
+  readError: ReadError;
+  /** The call creates a record (not idempotent): a connection error says whether it may have. */
+  create: boolean;
+}
+
+/** Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. */
+export function callFailure(error: unknown, transport: TransportError, context: FailureContext): unknown {
+  const { trace, path, signal, scrub, readError } = context;
+  if (error instanceof ContentPlatformError) return error;
+  const label = `${trace.method} ${trace.url}`;
+  if (signal?.aborted)
+    return new APIUserAbortError(`${label} was aborted by the caller.`, { cause: signal.reason });
+  if (transport.kind === 'http') {
+    // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
+    const { data, response } = transport;
+    const text = readText(response) ?? (typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
+    return answerError({ response, text, label, path }, readError, scrub);
+  }
+  if (transport.kind === 'timeout') {
+    // Cut mid-attempt (more requests sent than answers read), or during the wait after an answer.
+    if (trace.attempts > trace.answers) trace.lost = true;
+    const last = trace.answer && !trace.answer.ok ? trace.answer : undefined;
+    const cause =
+      last && answerError({ response: last, text: readText(last) ?? '', label, path }, readError, scrub);
+    return timeoutError(label, cause, trace.lost);
+  }
+  const cause = transport.kind === 'network' ? transport.cause : failedRequest(error) ? error : undefined;
+  if (cause === undefined) return error;
+  if (mayHaveActed({ kind: 'network', code: connectionCode(cause) })) trace.lost = true;
+  return connectionError(label, cause, scrub, { mayHaveSucceeded: trace.lost, create: context.create });
+}
+
+/** A transport error in the retry rules' terms. */
+export function failureOf(error: Error, transport: TransportError): Failure {
+  if (transport.kind === 'http') {
+    const { status, headers } = transport.response;
+    return { kind: 'status', status, headers };
+  }
+  if (transport.kind === 'timeout') return { kind: 'timeout' };
+  if (transport.kind === 'network' || (error instanceof TypeError && failedRequest(error)))
+    return { kind: 'network', code: connectionCode(error) };
+  return { kind: 'other', name: error.name };
+}

@@ -1,0 +1,312 @@
+import { retryAfterSeconds } from './error-map.js';
+import { InvalidParamsError } from './errors.js';
+import type { Log } from './log.js';
+
+/** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
+export interface RateLimitOptions {
+  /** Most requests in flight at once, whatever the server has left. Default: no cap of its own. */
+  maxConcurrent?: number | undefined;
+  /** Most requests started in any 60 s, for a key other processes share. Default: no cap of its own. */
+  requestsPerMinute?: number | undefined;
+}
+
+/** What a client's throttle knows now, for metrics: `client.rateLimit`. */
+export interface RateLimitSnapshot {
+  /** Whether the throttle queues requests (`false` when the client was built with `rateLimit: false`). */
+  readonly enabled: boolean;
+  /** Calls waiting for their turn. */
+  readonly queued: number;
+  /** Requests sent whose answer has not come back yet. */
+  readonly inFlight: number;
+  /** `X-RateLimit-Limit` of the latest answer that had one. */
+  readonly limit: number | undefined;
+  /** `X-RateLimit-Remaining` of the latest answer that had one: the server's budget for this key. */
+  readonly remaining: number | undefined;
+  /** While a 429 pauses the client: when sending resumes. */
+  readonly pausedUntil: Date | undefined;
+}
+
+/** One wait for a turn: who waits (for the log), how long it may, and what ends it early. */
+export interface Ticket {
+  /** The call's log: the line announcing a wait goes there. */
+  log: Log;
+  /** A retry of a call already under way goes before calls that have not started. */
+  retry: boolean;
+  /** The caller's signal: an abort takes the call out of the queue, unsent. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the call may still wait (what is left of `totalTimeout`). */
+  timeoutMs?: number | undefined;
+  /** The error a call gets when `timeoutMs` runs out in the queue. */
+  timedOut: () => unknown;
+}
+
+interface Waiter {
+  grant(): void;
+}
+
+const MINUTE = 60_000;
+// A 429 that names no wait pauses this long (the servers' windows are whole seconds).
+const DEFAULT_PAUSE_MS = 1_000;
+// Longest a request sent alone to learn the budget holds up the next one (real servers answer in 20-200 ms).
+const PROBE_MS = 500;
+
+/**
+ * One client's throttle (shared with the clients `withOptions` derives). It reads `X-RateLimit-Remaining` from
+ * every answer and keeps no more requests in flight than the server has left (one at a time when it has none
+ * left, or before any answer has said), queueing the rest in FIFO order; a 429 pauses every call until its
+ * `Retry-After`. A server that sends no rate-limit headers is not throttled once its first answer says so.
+ */
+export class Throttle {
+  /** Whether calls queue at all; when not, answers are still read for the snapshot. */
+  readonly enabled: boolean;
+  readonly #maxConcurrent: number;
+  readonly #perMinute: number;
+  readonly #queue: Waiter[] = [];
+  #inFlight = 0;
+  // Rate-limit headers seen on some answer; until then an answer without them opens the throttle.
+  #seen = false;
+  #open = false;
+  #limit: number | undefined;
+  #remaining: number | undefined;
+  #pausedUntil = 0;
+  // When the latest request sent alone, to learn the budget, went out.
+  #probeAt = 0;
+  // Start times within the last minute, when `requestsPerMinute` is set.
+  readonly #starts: number[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = 0;
+  // A wait on the limit has been announced and the queue has not emptied since.
+  #announced = false;
+
+  constructor(options: RateLimitOptions | false) {
+    this.enabled = options !== false;
+    const caps = options || {};
+    this.#maxConcurrent = caps.maxConcurrent ?? Number.POSITIVE_INFINITY;
+    this.#perMinute = caps.requestsPerMinute ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The current state, copied. */
+  snapshot(): RateLimitSnapshot {
+    return Object.freeze({
+      enabled: this.enabled,
+      queued: this.#queue.length,
+      inFlight: this.#inFlight,
+      limit: this.#limit,
+      remaining: this.#remaining,
+      pausedUntil: this.#pausedUntil > Date.now() ? new Date(this.#pausedUntil) : undefined,
+    });
+  }
+
+  /**
+   * Takes a turn for one request: `undefined` when it may go at once (nobody waits and the limits allow it),
+   * else a promise that resolves on its turn, or rejects when the ticket's signal aborts or its time runs out.
+   * Every turn taken is handed back with `done`.
+   */
+  take(ticket: Ticket): Promise<void> | undefined {
+    const now = Date.now();
+    if (this.#queue.length === 0 && this.#blockedFor(now) === 0) {
+      this.#start(now);
+      return undefined;
+    }
+    return this.#enqueue(ticket);
+  }
+
+  /** Hands back a turn from `take`: its request is over (`observe` reads its answer), or never went out. */
+  release(): void {
+    this.#inFlight -= 1;
+    if (this.#queue.length > 0) this.#pump();
+  }
+
+  /**
+   * Reads an answer's rate-limit headers (none: `undefined`, no answer). A 429 pauses the client for its
+   * `Retry-After`, unless that is beyond `maxPauseMs` (the call then fails with it, and others probe one by one).
+   */
+  observe(answer: Response | undefined, log: Log, maxPauseMs: number): void {
+    const remaining = answer && count(answer.headers.get('x-ratelimit-remaining'));
+    if (remaining !== undefined) {
+      this.#seen = true;
+      this.#open = false;
+      this.#remaining = remaining;
+      this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
+    } else if (!this.#seen) this.#open = true;
+    if (answer?.status === 429) this.#pause(answer.headers, log, maxPauseMs);
+    if (this.#queue.length > 0) this.#pump();
+  }
+
+  #pause(headers: Headers, log: Log, maxPauseMs: number): void {
+    // Whatever the answer said, nothing is left: after the pause one request finds out what the new window holds.
+    this.#open = false;
+    this.#remaining = 0;
+    const seconds = retryAfterSeconds(headers);
+    const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
+    if (waitMs > maxPauseMs) return;
+    const now = Date.now();
+    const wasPaused = now < this.#pausedUntil;
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
+    // Answers to requests already in flight may say the same: the first one announces the pause.
+    if (wasPaused) return;
+    log('info', `rate limit reached (HTTP 429): every call of this client waits ${waitMs} ms`, {
+      waitMs,
+      queued: this.#queue.length,
+      limit: this.#limit,
+      remaining: 0,
+    });
+  }
+
+  /** 0 when a request may start now; else the ms until it may, or Infinity until an answer comes back. */
+  #blockedFor(now: number): number {
+    if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    if (this.#inFlight >= this.#maxConcurrent) return Number.POSITIVE_INFINITY;
+    if (!this.#open) {
+      const budget = this.#remaining ?? 0;
+      if (budget > 0 && this.#inFlight >= budget) return Number.POSITIVE_INFINITY;
+      // Nothing left, or not known yet: a request alone finds out, and while none answers (a slow or hung
+      // one) another goes every PROBE_MS, so one request cannot hold up the rest until its timeout.
+      if (budget === 0 && this.#inFlight > 0 && now < this.#probeAt + PROBE_MS)
+        return this.#probeAt + PROBE_MS - now;
+    }
+    return this.#minuteWait(now);
+  }
+
+  #minuteWait(now: number): number {
+    const starts = this.#starts;
+    while (starts.length > 0 && (starts[0] as number) <= now - MINUTE) starts.shift();
+    return starts.length < this.#perMinute ? 0 : (starts[0] as number) + MINUTE - now;
+  }
+
+  #start(now: number): void {
+    if (!this.#open && (this.#remaining ?? 0) === 0) this.#probeAt = now;
+    this.#inFlight += 1;
+    if (this.#perMinute !== Number.POSITIVE_INFINITY) this.#starts.push(now);
+  }
+
+  #enqueue(ticket: Ticket): Promise<void> {
+    const { signal, timeoutMs } = ticket;
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const leave = (error: unknown) => {
+        const at = this.#queue.indexOf(waiter);
+        if (at === -1) return;
+        this.#queue.splice(at, 1);
+        settle();
+        reject(error);
+        this.#pump();
+      };
+      const onAbort = () => leave(signal?.reason);
+      const settle = () => {
+        signal?.removeEventListener('abort', onAbort);
+        if (timer !== undefined) clearTimeout(timer);
+      };
+      const waiter: Waiter = {
+        grant: () => {
+          settle();
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs !== undefined) timer = setTimeout(() => leave(ticket.timedOut()), Math.max(0, timeoutMs));
+      if (ticket.retry) this.#queue.unshift(waiter);
+      else this.#queue.push(waiter);
+      this.#announce(ticket.log);
+      this.#pump();
+    });
+  }
+
+  /** Grants turns in queue order while the limits allow; arms a timer when what blocks is a time. */
+  #pump(): void {
+    const now = Date.now();
+    while (this.#queue.length > 0) {
+      const wait = this.#blockedFor(now);
+      if (wait > 0) {
+        if (wait !== Number.POSITIVE_INFINITY) this.#wake(now + wait);
+        return;
+      }
+      this.#start(now);
+      (this.#queue.shift() as Waiter).grant();
+    }
+    this.#announced = false;
+    // Nobody waits: no timer may keep the process alive.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #wake(at: number): void {
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#pump();
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  /** Says once per stretch of waiting that calls wait on a limit (not behind the first request, or `maxConcurrent`). */
+  #announce(log: Log): void {
+    if (this.#announced) return;
+    const now = Date.now();
+    const queued = this.#queue.length;
+    // A pause was announced by the 429 that started it.
+    if (now < this.#pausedUntil) this.#announced = true;
+    else if (this.#minuteWait(now) > 0) {
+      const waitMs = this.#minuteWait(now);
+      this.#announced = true;
+      log('info', `requestsPerMinute (${this.#perMinute}) reached: calls wait ${waitMs} ms`, {
+        waitMs,
+        queued,
+      });
+    } else if (this.#seen && !this.#open && this.#inFlight >= Math.max(1, this.#remaining ?? 0)) {
+      this.#announced = true;
+      const left = `${this.#remaining ?? 0} of ${this.#limit ?? '?'} requests left`;
+      log('info', `rate limit: ${left}; calls wait for the ${this.#inFlight} in flight`, {
+        queued,
+        remaining: this.#remaining,
+        limit: this.#limit,
+        inFlight: this.#inFlight,
+      });
+    }
+  }
+}
+
+/** A header's whole number, or `undefined` when absent or not one. */
+function count(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/**
+ * Checks the `rateLimit` option: `false`, or caps that are whole numbers of at least 1.
+ * @throws {InvalidParamsError} naming `rateLimit` and the field at fault.
+ */
+export function rateLimitOption(value: unknown): RateLimitOptions | false {
+  if (value === undefined) return {};
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidParamsError(
+      `rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
+      'rateLimit',
+    );
+  }
+  const caps: RateLimitOptions = {};
+  for (const [name, cap] of Object.entries(value)) {
+    if (name !== 'maxConcurrent' && name !== 'requestsPerMinute') {
+      throw new InvalidParamsError(
+        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent or requestsPerMinute.`,
+        'rateLimit',
+      );
+    }
+    if (cap === undefined) continue;
+    if (!Number.isInteger(cap) || (cap as number) < 1 || (cap as number) > 1_000_000) {
+      throw new InvalidParamsError(
+        `rateLimit.${name} must be a whole number from 1 to 1000000; got ${String(cap)}.`,
+        'rateLimit',
+      );
+    }
+    caps[name] = cap as number;
+  }
+  return caps;
+}

@@ -1,0 +1,277 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLog } from '../../src/core/log.js';
+import { rateLimitOption, Throttle, type Ticket } from '../../src/core/throttle.js';
+import { InvalidParamsError, ManagementClient } from '../../src/index.js';
+
+const lines: { level: string; msg: string; fields: unknown }[] = [];
+const note = (level: string) => (msg: string, fields: unknown) => lines.push({ level, msg, fields });
+const log = createLog(
+  { error: note('error'), warn: note('warn'), info: note('info'), debug: note('debug') },
+  'info',
+  (s) => s,
+);
+const MAX_PAUSE = 60_000;
+
+function answer(status: number, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status, headers });
+}
+const budget = (remaining: number, limit = 60) =>
+  answer(200, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining) });
+
+function ticket(extra: Partial<Ticket> = {}): Ticket {
+  return { log, retry: false, timedOut: () => new Error('timed out in the queue'), ...extra };
+}
+
+/** Takes a turn and notes when it is granted; `granted` lists the names in grant order. */
+function taker(throttle: Throttle) {
+  const granted: string[] = [];
+  const take = (name: string, extra: Partial<Ticket> = {}) => {
+    const turn = throttle.take(ticket(extra));
+    if (turn === undefined) {
+      granted.push(name);
+      return Promise.resolve();
+    }
+    return turn.then(() => {
+      granted.push(name);
+    });
+  };
+  return { granted, take };
+}
+
+/** An attempt that had a turn ends with `response`. */
+function finish(throttle: Throttle, response: Response | undefined) {
+  throttle.observe(response, log, MAX_PAUSE);
+  throttle.release();
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  lines.length = 0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Throttle', () => {
+  it('sends one request first on a cold client, then sizes the rest from its answer', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    void take('b');
+    void take('c');
+    void take('d');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a']);
+    expect(throttle.snapshot()).toMatchObject({ queued: 3, inFlight: 1, remaining: undefined });
+    finish(throttle, budget(2));
+    await vi.advanceTimersByTimeAsync(0);
+    // Two left: two in flight, the third waits for one of them.
+    expect(granted).toEqual(['a', 'b', 'c']);
+    finish(throttle, budget(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    finish(throttle, budget(5));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c', 'd']);
+    expect(throttle.snapshot()).toMatchObject({ queued: 0, inFlight: 1, limit: 60, remaining: 5 });
+  });
+
+  it('opens for good when the first answer has no rate-limit headers, and ignores header-less answers later', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    for (const name of ['a', 'b', 'c']) void take(name);
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    expect(throttle.take(ticket())).toBeUndefined();
+    expect(throttle.snapshot().inFlight).toBe(3);
+  });
+
+  it('grants turns in FIFO order, a retry before calls that have not started', async () => {
+    const throttle = new Throttle({ maxConcurrent: 1 });
+    const { granted, take } = taker(throttle);
+    void take('first');
+    void take('second');
+    void take('third');
+    void take('retry', { retry: true });
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['first', 'retry']);
+    for (let i = 0; i < 2; i++) finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['first', 'retry', 'second', 'third']);
+  });
+
+  it('caps requests in flight at maxConcurrent whatever the server has left', async () => {
+    const throttle = new Throttle({ maxConcurrent: 2 });
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, budget(100));
+    for (const name of ['b', 'c', 'd']) void take(name);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    expect(throttle.snapshot()).toMatchObject({ inFlight: 2, queued: 1 });
+    // maxConcurrent is the caller's own cap: nothing is announced.
+    expect(lines).toEqual([]);
+  });
+
+  it('starts at most requestsPerMinute in any 60 s, and says how long the others wait', async () => {
+    const throttle = new Throttle({ requestsPerMinute: 3 });
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(10_000);
+    for (const name of ['b', 'c', 'd', 'e']) void take(name);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        msg: '[content-platform-sdk] requestsPerMinute (3) reached: calls wait 50000 ms',
+        fields: { waitMs: 50_000, queued: 1 },
+      },
+    ]);
+    await vi.advanceTimersByTimeAsync(49_999);
+    expect(granted).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(['a', 'b', 'c', 'd']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(granted).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('pauses every call after a 429 for its Retry-After, then lets one request find the new window', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, budget(50));
+    void take('b');
+    for (const name of ['c', 'd']) void take(name);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c', 'd']);
+    finish(
+      throttle,
+      answer(429, { 'retry-after': '2', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' }),
+    );
+    // Answers already on their way that say the same do not announce the pause again.
+    finish(throttle, answer(429, { 'retry-after': '2' }));
+    for (const name of ['e', 'f']) void take(name);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(granted).toEqual(['a', 'b', 'c', 'd']);
+    expect(throttle.snapshot()).toMatchObject({ queued: 2, remaining: 0 });
+    expect(throttle.snapshot().pausedUntil?.getTime()).toBe(Date.now() + 1);
+    await vi.advanceTimersByTimeAsync(1);
+    // Nothing is known to be left: one request goes to find the new window, the next waits for its answer.
+    expect(granted).toEqual(['a', 'b', 'c', 'd', 'e']);
+    finish(throttle, budget(50));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        msg: '[content-platform-sdk] rate limit reached (HTTP 429): every call of this client waits 2000 ms',
+        fields: { waitMs: 2000, queued: 0, limit: 60, remaining: 0 },
+      },
+    ]);
+  });
+
+  it('does not pause for a Retry-After beyond maxRetryAfter (the call fails with it), but sends one at a time', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    for (const name of ['b', 'c']) void take(name);
+    throttle.observe(answer(429, { 'retry-after': '3600' }), log, MAX_PAUSE);
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(throttle.snapshot().pausedUntil).toBeUndefined();
+    expect(granted).toEqual(['a', 'b']);
+    expect(lines).toEqual([]);
+  });
+
+  it('announces once when calls start waiting for the server budget', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, budget(2, 10));
+    for (const name of ['b', 'c', 'd', 'e']) void take(name);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        msg: '[content-platform-sdk] rate limit: 2 of 10 requests left; calls wait for the 2 in flight',
+        fields: { queued: 1, remaining: 2, limit: 10, inFlight: 2 },
+      },
+    ]);
+  });
+
+  it('lets one more request go every 500 ms while a request sent alone gets no answer', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    for (const name of ['hung', 'b', 'c']) void take(name);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(granted).toEqual(['hung']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(['hung', 'b']);
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['hung', 'b', 'c']);
+  });
+
+  it('takes an aborted call out of the queue with the signal reason, and one past its time with its timeout error', async () => {
+    const throttle = new Throttle({ maxConcurrent: 1 });
+    expect(throttle.take(ticket())).toBeUndefined();
+    const controller = new AbortController();
+    const aborted = throttle.take(ticket({ signal: controller.signal }));
+    const late = throttle.take(ticket({ timeoutMs: 100 }));
+    const waiting = throttle.take(ticket());
+    expect(throttle.snapshot().queued).toBe(3);
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    const timedOut = expect(late).rejects.toThrow('timed out in the queue');
+    await vi.advanceTimersByTimeAsync(100);
+    await timedOut;
+    expect(throttle.snapshot().queued).toBe(1);
+    finish(throttle, answer(200));
+    await expect(waiting).resolves.toBeUndefined();
+    // An already aborted signal never queues.
+    await expect(throttle.take(ticket({ signal: AbortSignal.abort(new Error('before')) }))).rejects.toThrow(
+      'before',
+    );
+  });
+
+  it('when off, still reads answers for the snapshot', () => {
+    const throttle = new Throttle(false);
+    throttle.observe(budget(0), log, MAX_PAUSE);
+    expect(throttle.snapshot()).toMatchObject({ enabled: false, remaining: 0, limit: 60 });
+  });
+});
+
+describe('rateLimit option', () => {
+  it('accepts caps of whole numbers, {} and false', () => {
+    expect(rateLimitOption(undefined)).toEqual({});
+    expect(rateLimitOption(false)).toBe(false);
+    expect(rateLimitOption({ maxConcurrent: 4, requestsPerMinute: 50 })).toEqual({
+      maxConcurrent: 4,
+      requestsPerMinute: 50,
+    });
+  });
+
+  it.each([
+    [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got boolean.'],
+    [{ maxConcurent: 2 }, 'rateLimit has no option "maxConcurent": use maxConcurrent or requestsPerMinute.'],
+    [{ maxConcurrent: 0 }, 'rateLimit.maxConcurrent must be a whole number from 1 to 1000000; got 0.'],
+    [
+      { requestsPerMinute: 1.5 },
+      'rateLimit.requestsPerMinute must be a whole number from 1 to 1000000; got 1.5.',
+    ],
+  ])('refuses %j at construction', (rateLimit, message) => {
+    const build = () =>
+      new ManagementClient({
+        baseUrl: 'https://links.example.com',
+        apiKey: 'k',
+        rateLimit: rateLimit as never,
+      });
+    expect(build).toThrow(InvalidParamsError);
+    expect(build).toThrow(message);
+  });
+});
