@@ -38,6 +38,8 @@ try {
     `- Date: ${started.toISOString()}${quick ? ' (quick run: fewer rounds)' : ''}`,
     '- The SDK under test is the built ESM entry (dist/index.js) run by plain node; the reference server runs',
     "  in a child process on 127.0.0.1 (node:http), so client timings and heap are the client's own.",
+    '- Sections 1 and 2 run against a server that sends `X-RateLimit-*` headers with a limit far away (the SDK',
+    "  throttle reads every answer); the walk's server sends none.",
     '- openai-node runs through its generic `get` / `post` methods (`maxRetries: 2`), not its typed resources.',
     '',
   );

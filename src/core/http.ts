@@ -109,14 +109,6 @@ export class HttpClient {
       signal: options.signal,
       total: options.totalTimeout ?? this.#options.totalTimeout,
     });
-    const context: FailureContext = {
-      trace,
-      path,
-      signal: options.signal,
-      scrub,
-      readError: this.#api.readError,
-      create: !this.#idempotent(method),
-    };
     const kyOptions = this.#callOptions(trace, options, turns);
     if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
@@ -134,6 +126,9 @@ export class HttpClient {
       // A hook may hand ky a Response of its own, which readingFetch did not read.
       text = readText(response) ?? (await response.text());
     } catch (error) {
+      const { readError } = this.#api;
+      const create = !this.#idempotent(method);
+      const context: FailureContext = { trace, path, signal: options.signal, scrub, readError, create };
       const failure = callFailure(error, transportError(error), context);
       // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
       if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)

@@ -45,6 +45,8 @@ interface Waiter {
 }
 
 const MINUTE = 60_000;
+// No cap, or no time that ends a wait (only an answer does).
+const NONE = Number.POSITIVE_INFINITY;
 // A 429 that names no wait pauses this long (the servers' windows are whole seconds).
 const DEFAULT_PAUSE_MS = 1_000;
 // Longest a request sent alone to learn the budget holds up the next one (real servers answer in 20-200 ms).
@@ -81,8 +83,8 @@ export class Throttle {
   constructor(options: RateLimitOptions | false) {
     this.enabled = options !== false;
     const caps = options || {};
-    this.#maxConcurrent = caps.maxConcurrent ?? Number.POSITIVE_INFINITY;
-    this.#perMinute = caps.requestsPerMinute ?? Number.POSITIVE_INFINITY;
+    this.#maxConcurrent = caps.maxConcurrent ?? NONE;
+    this.#perMinute = caps.requestsPerMinute ?? NONE;
   }
 
   /** The current state, copied. */
@@ -97,21 +99,23 @@ export class Throttle {
     });
   }
 
-  /**
-   * Takes a turn for one request: `undefined` when it may go at once (nobody waits and the limits allow it),
-   * else a promise that resolves on its turn, or rejects when the ticket's signal aborts or its time runs out.
-   * Every turn taken is handed back with `done`.
-   */
-  take(ticket: Ticket): Promise<void> | undefined {
+  /** Takes a turn for one request when it may go at once (nobody waits and the limits allow it). */
+  tryTake(): boolean {
     const now = Date.now();
-    if (this.#queue.length === 0 && this.#blockedFor(now) === 0) {
-      this.#start(now);
-      return undefined;
-    }
-    return this.#enqueue(ticket);
+    if (this.#queue.length > 0 || this.#blockedFor(now) > 0) return false;
+    this.#start(now);
+    return true;
   }
 
-  /** Hands back a turn from `take`: its request is over (`observe` reads its answer), or never went out. */
+  /**
+   * Takes a turn for one request: `undefined` when it may go at once, else a promise that resolves on its turn,
+   * or rejects when the ticket's signal aborts or its time runs out. Every turn taken is handed back (`release`).
+   */
+  take(ticket: Ticket): Promise<void> | undefined {
+    return this.tryTake() ? undefined : this.#enqueue(ticket);
+  }
+
+  /** Hands back a turn from `take` or `tryTake`: its request is over (`observe` reads its answer), or never went out. */
   release(): void {
     this.#inFlight -= 1;
     if (this.#queue.length > 0) this.#pump();
@@ -156,10 +160,10 @@ export class Throttle {
   /** 0 when a request may start now; else the ms until it may, or Infinity until an answer comes back. */
   #blockedFor(now: number): number {
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
-    if (this.#inFlight >= this.#maxConcurrent) return Number.POSITIVE_INFINITY;
+    if (this.#inFlight >= this.#maxConcurrent) return NONE;
     if (!this.#open) {
       const budget = this.#remaining ?? 0;
-      if (budget > 0 && this.#inFlight >= budget) return Number.POSITIVE_INFINITY;
+      if (budget > 0 && this.#inFlight >= budget) return NONE;
       // Nothing left, or not known yet: a request alone finds out, and while none answers (a slow or hung
       // one) another goes every PROBE_MS, so one request cannot hold up the rest until its timeout.
       if (budget === 0 && this.#inFlight > 0 && now < this.#probeAt + PROBE_MS)
@@ -177,7 +181,7 @@ export class Throttle {
   #start(now: number): void {
     if (!this.#open && (this.#remaining ?? 0) === 0) this.#probeAt = now;
     this.#inFlight += 1;
-    if (this.#perMinute !== Number.POSITIVE_INFINITY) this.#starts.push(now);
+    if (this.#perMinute !== NONE) this.#starts.push(now);
   }
 
   #enqueue(ticket: Ticket): Promise<void> {
@@ -219,7 +223,7 @@ export class Throttle {
     while (this.#queue.length > 0) {
       const wait = this.#blockedFor(now);
       if (wait > 0) {
-        if (wait !== Number.POSITIVE_INFINITY) this.#wake(now + wait);
+        if (wait !== NONE) this.#wake(now + wait);
         return;
       }
       this.#start(now);

@@ -42,23 +42,14 @@ export class CallTurns {
   wait(retry: boolean): Promise<void> | undefined {
     const { init, trace } = this;
     if (!init.queues) return undefined;
-    const turn = this.throttle.take({
-      log: init.log,
-      retry,
-      signal: init.signal,
-      timeoutMs: this.timeLeft(),
-      timedOut: () =>
-        timeoutError(
-          `${trace.method} ${trace.url} waiting for its turn under the rate limit`,
-          undefined,
-          trace.lost,
-        ),
-    });
-    if (turn === undefined) {
+    if (this.throttle.tryTake()) {
       this.#holding = true;
       return undefined;
     }
-    return turn.then(() => {
+    const label = `${trace.method} ${trace.url} waiting for its turn under the rate limit`;
+    const ticket = { log: init.log, retry, signal: init.signal, timeoutMs: this.timeLeft() };
+    const timedOut = () => timeoutError(label, undefined, trace.lost);
+    return (this.throttle.take({ ...ticket, timedOut }) ?? Promise.resolve()).then(() => {
       this.#holding = true;
     });
   }
