@@ -73,14 +73,15 @@ export function callFetch(
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   const reading = readingFetch(tracingFetch(send, trace, log.enabled('info') ? log : undefined), rebuild);
   return async (request, init) => {
+    const turn = turns.claim();
     let answer: Response;
     try {
       answer = await reading(request, init);
     } catch (error) {
-      turns.attempted(undefined);
+      turns.attempted(turn, undefined);
       throw error;
     }
-    turns.attempted(answer);
+    turns.attempted(turn, answer);
     trace.answer = answer;
     trace.answers += 1;
     return answer;

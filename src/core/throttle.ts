@@ -138,6 +138,8 @@ export class Throttle {
   }
 
   #pause(headers: Headers, log: Log, maxPauseMs: number): void {
+    // A throttle that is off queues nothing, so there is nothing to pause.
+    if (!this.enabled) return;
     // Whatever the answer said, nothing is left: after the pause one request finds out what the new window holds.
     this.#open = false;
     this.#remaining = 0;

@@ -19,12 +19,23 @@ export interface TurnsInit {
   total: number | undefined;
 }
 
+/** One turn under the throttle, handed back once. */
+export interface Turn {
+  released: boolean;
+}
+
 /**
- * One call's use of its client's throttle: a turn per attempt, held from its grant until the attempt ends.
- * Every answer is read by the throttle, whether the call queued or not.
+ * One call's use of its client's throttle: a turn per attempt, taken before it (`wait`), claimed by the attempt
+ * when it is sent (`claim`) and handed back when it ends (`attempted`), or when the call ends (`end`): no turn
+ * outlives its call, whatever ky, a hook or a fetch that ignores its signal does. Every answer is read by the
+ * throttle, whether the call queued or not.
  */
 export class CallTurns {
-  #holding = false;
+  // Granted and not yet claimed by an attempt.
+  #turn: Turn | undefined;
+  // Claimed by the latest attempt.
+  #claimed: Turn | undefined;
+  #over = false;
 
   constructor(
     private readonly throttle: Throttle,
@@ -42,29 +53,52 @@ export class CallTurns {
   wait(retry: boolean): Promise<void> | undefined {
     const { init, trace } = this;
     if (!init.queues) return undefined;
+    // ky retries only once it is done with the attempt before: one still unanswered (a timeout) was given up.
+    this.#hand(this.#claimed);
     if (this.throttle.tryTake()) {
-      this.#holding = true;
+      this.#granted();
       return undefined;
     }
     const label = `${trace.method} ${trace.url} waiting for its turn under the rate limit`;
     const ticket = { log: init.log, retry, signal: init.signal, timeoutMs: this.timeLeft() };
     const timedOut = () => timeoutError(label, undefined, trace.lost);
-    return (this.throttle.take({ ...ticket, timedOut }) ?? Promise.resolve()).then(() => {
-      this.#holding = true;
-    });
+    return (this.throttle.take({ ...ticket, timedOut }) ?? Promise.resolve()).then(() => this.#granted());
   }
 
-  /** An attempt ended, with its answer or without one (`undefined`): the turn is handed back. */
-  attempted(answer: Response | undefined): void {
+  #granted(): void {
+    // A turn granted after ky gave up on the call (its deadline passed in a hook) goes straight back.
+    if (this.#over) this.throttle.release();
+    else {
+      this.#hand(this.#turn);
+      this.#turn = { released: false };
+    }
+  }
+
+  /** An attempt is being sent: it takes the turn granted for it (none when the call does not queue). */
+  claim(): Turn | undefined {
+    this.#claimed = this.#turn;
+    this.#turn = undefined;
+    return this.#claimed;
+  }
+
+  /** The attempt that claimed `turn` ended, with its answer or without one (`undefined`). */
+  attempted(turn: Turn | undefined, answer: Response | undefined): void {
     // Read first, so the turn handed back is granted on what this answer says.
     this.throttle.observe(answer, this.init.log, this.init.maxPauseMs);
-    this.end();
+    this.#hand(turn);
   }
 
-  /** The call is over: a turn still held (its request never went out) is handed back. */
+  /** The call is over: every turn it still holds (unsent, or an attempt ky gave up on) is handed back. */
   end(): void {
-    if (!this.#holding) return;
-    this.#holding = false;
+    this.#over = true;
+    this.#hand(this.#turn);
+    this.#hand(this.#claimed);
+    this.#turn = undefined;
+  }
+
+  #hand(turn: Turn | undefined): void {
+    if (turn === undefined || turn.released) return;
+    turn.released = true;
     this.throttle.release();
   }
 }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLog } from '../../src/core/log.js';
 import { rateLimitOption, Throttle, type Ticket } from '../../src/core/throttle.js';
-import { InvalidParamsError, ManagementClient } from '../../src/index.js';
+import { APIConnectionTimeoutError, InvalidParamsError, ManagementClient } from '../../src/index.js';
+import { createReferenceServer } from '../../src/testing/index.js';
 
 const lines: { level: string; msg: string; fields: unknown }[] = [];
 const note = (level: string) => (msg: string, fields: unknown) => lines.push({ level, msg, fields });
@@ -273,5 +274,55 @@ describe('rateLimit option', () => {
       });
     expect(build).toThrow(InvalidParamsError);
     expect(build).toThrow(message);
+  });
+});
+
+describe('a call hands back every turn it took', () => {
+  it('a request that never settles and ignores its signal: the turn goes back when the call times out', async () => {
+    vi.useRealTimers();
+    const server = createReferenceServer();
+    let calls = 0;
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: server.keys.management[0],
+      rateLimit: { maxConcurrent: 1 },
+      timeout: 100,
+      maxRetries: 1,
+      logLevel: 'off',
+      // The first two attempts hang for good, whatever their signal says; the rest reach the server.
+      fetch: (request) => (++calls <= 2 ? new Promise<Response>(() => {}) : server.fetch(request)),
+    });
+    const error = await mgmt.pixels.get(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toMatchObject({ attempts: 2 });
+    expect(mgmt.rateLimit).toMatchObject({ inFlight: 0, queued: 0 });
+    await expect(mgmt.pixels.get(2)).resolves.toMatchObject({ id: 2 });
+    expect(mgmt.rateLimit.inFlight).toBe(0);
+  });
+
+  it('a retry whose deadline passes while it waits for its turn: nothing stays taken', async () => {
+    vi.useRealTimers();
+    const server = createReferenceServer();
+    server.faults.script([{ status: 503, headers: { 'retry-after': '0' } }], {
+      match: (r) => r.url.endsWith('/pixels/1'),
+    });
+    server.faults.set({ latencyMs: 300, match: (r) => r.url.endsWith('/pixels/2') });
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: server.keys.management[0],
+      rateLimit: { maxConcurrent: 1 },
+      logLevel: 'off',
+      fetch: server.fetch,
+    });
+    // 1 fails at once and its retry queues behind 2, which holds the only turn past 1's deadline.
+    const first = mgmt.pixels.get(1, { totalTimeout: 150 }).catch((e: unknown) => e);
+    const second = mgmt.pixels.get(2);
+    expect(await first).toBeInstanceOf(APIConnectionTimeoutError);
+    await expect(second).resolves.toMatchObject({ id: 2 });
+    expect(mgmt.rateLimit).toMatchObject({ inFlight: 0, queued: 0 });
+    expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual([
+      '/api/v1/pixels/1',
+      '/api/v1/pixels/2',
+    ]);
   });
 });
