@@ -28,6 +28,9 @@ try {
 
   const { response } = await mgmt.pixels.get(pixel.id).withResponse();
   console.log('rate limit remaining:', response.headers.get('x-ratelimit-remaining'));
+  // The client's throttle read the same headers: what it would queue, for metrics.
+  const { remaining, limit, queued, inFlight } = mgmt.rateLimit;
+  console.log(`throttle: ${remaining} of ${limit} left, ${queued} queued, ${inFlight} in flight`);
 
   const domain = await mgmt.domains.create({
     name: 'go.example-shop.com',

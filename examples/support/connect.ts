@@ -35,7 +35,8 @@ export async function connect(): Promise<Connection> {
       close: async () => {},
     };
   }
-  const reference = createReferenceServer();
+  // Limited as the real servers are (120 requests a minute per key), with their rate-limit headers.
+  const reference = createReferenceServer({ rateLimit: { limit: 120 } });
   const { url, close } = await listen(reference, { port: 0 });
   const [mgmtKey] = reference.keys.management;
   const [catalogKey] = reference.keys.catalog;
@@ -50,7 +51,8 @@ export async function connect(): Promise<Connection> {
 
 /** The reference server on a free 127.0.0.1 port, over real HTTP: its URL, one key per API, a purchase code. */
 export async function referenceServer() {
-  const reference = createReferenceServer();
+  // Limited as the real servers are (120 requests a minute per key), with their rate-limit headers.
+  const reference = createReferenceServer({ rateLimit: { limit: 120 } });
   const { url, close } = await listen(reference, { port: 0 });
   return {
     url,

@@ -36,7 +36,7 @@ async function expectError<E extends ContentPlatformError>(
   throw new Error(`expected ${Class.name}`);
 }
 
-const api: ReferenceServer = createReferenceServer();
+const api: ReferenceServer = createReferenceServer({ rateLimit: { limit: 60 } });
 const { url, close } = await listen(api, { port: 0 });
 
 try {
