@@ -6,7 +6,10 @@ const WALK_TOTAL = 100_000;
 
 // Latency server: 12 + 188 pixels (two full pages of 100) and 9 + 50 items with media. It sends the real servers'
 // rate-limit headers with a limit far away, so the SDK's throttle reads every answer, as it does in production.
-const small = createReferenceServer({ seed: { pixels: 188, items: 50 }, rateLimit: { limit: 1_000_000_000 } });
+const small = createReferenceServer({
+  seed: { pixels: 188, items: 50 },
+  rateLimit: { limit: 1_000_000_000 },
+});
 // Walk server: exactly 100 000 pixels in the first workspace (12 seeded + generated), no rate-limit headers.
 const big = createReferenceServer({ seed: { pixels: WALK_TOTAL - 12 } });
 

@@ -281,7 +281,7 @@ export class Throttle {
 function count(value: string | null): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
-  return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : undefined;
+  return /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
 /**

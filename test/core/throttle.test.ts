@@ -240,6 +240,18 @@ describe('Throttle', () => {
     );
   });
 
+  it('reads whole numbers of any size from the headers, and ignores anything else', () => {
+    const throttle = new Throttle({});
+    throttle.observe(budget(999_999_999, 1_000_000_000), log, MAX_PAUSE);
+    expect(throttle.snapshot()).toMatchObject({ limit: 1_000_000_000, remaining: 999_999_999 });
+    throttle.observe(
+      answer(200, { 'x-ratelimit-remaining': '-1', 'x-ratelimit-limit': '1e3' }),
+      log,
+      MAX_PAUSE,
+    );
+    expect(throttle.snapshot()).toMatchObject({ limit: 1_000_000_000, remaining: 999_999_999 });
+  });
+
   it('when off, still reads answers for the snapshot', () => {
     const throttle = new Throttle(false);
     throttle.observe(budget(0), log, MAX_PAUSE);
