@@ -13,6 +13,7 @@ import { coldStart } from './scenarios/cold-start.ts';
 import { latency } from './scenarios/latency.ts';
 import { layers } from './scenarios/layers.ts';
 import { size } from './scenarios/size.ts';
+import { throttle } from './scenarios/throttle.ts';
 import { throughput } from './scenarios/throughput.ts';
 import { validation } from './scenarios/validation.ts';
 import { walk } from './scenarios/walk.ts';
@@ -46,6 +47,7 @@ try {
   const lat = await latency(ctx);
   say(...lat.lines);
   say(...(await layers(ctx)).lines);
+  say(...(await throttle(ctx)).lines);
   const tput = await throughput(ctx);
   say(...tput.lines);
   say(...(await validation(ctx)).lines);

@@ -13,7 +13,7 @@ export interface LatencyFigures {
   sdkOpenai: number;
 }
 
-interface Samples {
+export interface Samples {
   wall: number[];
   cpu: number[];
 }
@@ -30,7 +30,11 @@ const ROUNDS: Record<string, number> = {
  * Calls each variant once per round, in an order that rotates every round, so drift on a noisy machine hits
  * every variant alike. Records wall time and this process's CPU time (user + system) of every call.
  */
-async function interleaved(calls: readonly Call[], rounds: number, warmup: number): Promise<Samples[]> {
+export async function interleaved(
+  calls: readonly Call[],
+  rounds: number,
+  warmup: number,
+): Promise<Samples[]> {
   const results = calls.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let round = -warmup; round < rounds; round += 1) {
     for (let k = 0; k < calls.length; k += 1) {

@@ -112,7 +112,7 @@ export class Throttle {
    * or rejects when the ticket's signal aborts or its time runs out. Every turn taken is handed back (`release`).
    */
   take(ticket: Ticket): Promise<void> | undefined {
-    return this.tryTake() ? undefined : this.#enqueue(ticket);
+    return this.tryTake() ? undefined : this.queue(ticket);
   }
 
   /** Hands back a turn from `take` or `tryTake`: its request is over (`observe` reads its answer), or never went out. */
@@ -186,7 +186,8 @@ export class Throttle {
     if (this.#perMinute !== NONE) this.#starts.push(now);
   }
 
-  #enqueue(ticket: Ticket): Promise<void> {
+  /** Waits in the queue for a turn (after `tryTake` said no): rejects on the ticket's abort or time limit. */
+  queue(ticket: Ticket): Promise<void> {
     const { signal, timeoutMs } = ticket;
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
@@ -255,10 +256,10 @@ export class Throttle {
     if (this.#announced) return;
     const now = Date.now();
     const queued = this.#queue.length;
+    const waitMs = this.#minuteWait(now);
     // A pause was announced by the 429 that started it.
     if (now < this.#pausedUntil) this.#announced = true;
-    else if (this.#minuteWait(now) > 0) {
-      const waitMs = this.#minuteWait(now);
+    else if (waitMs > 0) {
       this.#announced = true;
       log('info', `requestsPerMinute (${this.#perMinute}) reached: calls wait ${waitMs} ms`, {
         waitMs,

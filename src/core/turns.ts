@@ -60,9 +60,9 @@ export class CallTurns {
       return undefined;
     }
     const label = `${trace.method} ${trace.url} waiting for its turn under the rate limit`;
-    const ticket = { log: init.log, retry, signal: init.signal, timeoutMs: this.timeLeft() };
     const timedOut = () => timeoutError(label, undefined, trace.lost);
-    return (this.throttle.take({ ...ticket, timedOut }) ?? Promise.resolve()).then(() => this.#granted());
+    const ticket = { log: init.log, retry, signal: init.signal, timeoutMs: this.timeLeft(), timedOut };
+    return this.throttle.queue(ticket).then(() => this.#granted());
   }
 
   #granted(): void {
