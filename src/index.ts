@@ -30,6 +30,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   UnprocessableEntityError,
 } from './core/errors.js';

@@ -8,6 +8,7 @@ import {
   ItemNotFoundError,
   NoItemsError,
 } from '../core/errors.js';
+import { MAX_JSON_DEPTH, scrubParsed } from '../core/parsed-body.js';
 import type { Scrub } from '../core/redact.js';
 import { type CatalogCondition, catalogStatus, matchCatalogMessage } from './arabic.js';
 
@@ -84,14 +85,7 @@ function describe(answer: Answer, text: string, msg: string): string {
   return `${answer.request}: ${text} (HTTP ${answer.status}, ${said})`;
 }
 
-/** A 2xx body is not scrubbed by core (only error statuses are): do it here before it lands on an error. */
+/** A 2xx body is not scrubbed by core (only error answers are): do it here before it lands on an error. */
 function scrubBody(body: unknown, scrub: Scrub): unknown {
-  const text = JSON.stringify(body);
-  const clean = scrub(text);
-  if (clean === text) return body;
-  try {
-    return JSON.parse(clean);
-  } catch {
-    return '(body withheld: it contained the API key)';
-  }
+  return scrubParsed(body, scrub) ?? `(body not kept: JSON nested more than ${MAX_JSON_DEPTH} levels deep)`;
 }

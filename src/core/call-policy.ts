@@ -1,5 +1,5 @@
 import type { Log } from './log.js';
-import { readingFetch, type Send } from './read-fetch.js';
+import { type Reading, readingFetch, type Send } from './read-fetch.js';
 import {
   type Failure,
   failureFields,
@@ -68,15 +68,16 @@ export function callFetch(
   send: Send,
   trace: Trace,
   log: Log,
-  rebuild: boolean,
+  reading: Omit<Reading, 'label'>,
   turns: CallTurns,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
-  const reading = readingFetch(tracingFetch(send, trace, log.enabled('info') ? log : undefined), rebuild);
+  const traced = tracingFetch(send, trace, log.enabled('info') ? log : undefined);
+  const read = readingFetch(traced, { ...reading, label: `${trace.method} ${trace.url}` });
   return async (request, init) => {
     const turn = turns.claim();
     let answer: Response;
     try {
-      answer = await reading(request, init);
+      answer = await read(request, init);
     } catch (error) {
       turns.attempted(turn, undefined);
       throw error;

@@ -9,6 +9,8 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from './errors.js';
+import { MAX_JSON_DEPTH, scrubParsed } from './parsed-body.js';
+import { bodyCut, ERROR_BODY_BYTES } from './read-fetch.js';
 import type { Scrub } from './redact.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
@@ -22,6 +24,8 @@ export interface Answer {
   isJson: boolean;
   /** `METHOD url` of the request, the full URL with the key shown as `***`. */
   request: string;
+  /** Why a JSON body is kept as text: it was cut short (`cut`), or nests past `MAX_JSON_DEPTH`. */
+  kept?: 'cut' | 'too deep';
 }
 
 /** Extra data an API folder read out of an error body. */
@@ -34,14 +38,17 @@ export interface ErrorDetail {
 const SNIPPET = 120;
 
 /** A short, single-line description of a body that was not the JSON we expected. */
-export function describeBody(answer: Pick<Answer, 'body' | 'isJson' | 'headers'>): string {
-  const { body } = answer;
+export function describeBody(answer: Pick<Answer, 'body' | 'isJson' | 'headers' | 'kept'>): string {
+  const { body, kept } = answer;
   if (body === undefined || body === '') return 'the body was empty';
   if (answer.isJson) return `unexpected JSON body: ${truncate(JSON.stringify(body))}`;
   const type = answer.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
   const text = String(body);
+  if (kept === 'too deep')
+    return `the body was JSON nested more than ${MAX_JSON_DEPTH} levels deep (${type}, ${text.length} chars)`;
   const kind = /^\s*</.test(text) ? 'an HTML page' : 'text that is not JSON';
-  return `the body was ${kind} (${type}, ${text.length} chars): ${truncate(text)}`;
+  const size = kept === 'cut' ? `cut at ${ERROR_BODY_BYTES} bytes` : `${text.length} chars`;
+  return `the body was ${kind} (${type}, ${size}): ${truncate(text)}`;
 }
 
 function truncate(text: string): string {
@@ -98,31 +105,44 @@ function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
 }
 
 /**
- * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given
- * (error answers), it runs first, since an error body could echo the key into a message or toJSON().
+ * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given (the
+ * answer goes on an error), the key is masked in the raw text, in every parsed string and in the status line;
+ * a body longer than `ERROR_BODY_BYTES` keeps only its start, and one nested too deep stays text.
  */
 export function decodeAnswer(response: Response, text: string, request: string, scrub?: Scrub): Answer {
-  const raw = scrub === undefined ? text : scrub(text);
-  const headers = scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub);
-  let body: unknown = raw === '' ? undefined : raw;
-  let isJson = false;
-  // A test, not raw.trim(): trimming copies the whole body first.
-  if (/\S/.test(raw)) {
-    try {
-      body = JSON.parse(raw);
-      isJson = true;
-    } catch {
-      // Not JSON: the raw text stays in `body`.
-    }
-  }
-  return {
+  const cut = scrub !== undefined && (bodyCut(response) || text.length > ERROR_BODY_BYTES);
+  const raw = scrub === undefined ? text : scrub(cut ? text.slice(0, ERROR_BODY_BYTES) : text);
+  const answer: Answer = {
     status: response.status,
-    statusText: response.statusText,
-    headers,
-    body,
-    isJson,
+    statusText: scrub === undefined ? response.statusText : scrub(response.statusText),
+    headers: scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub),
+    body: raw === '' ? undefined : raw,
+    isJson: false,
     request,
   };
+  if (cut) {
+    // A cut body does not parse; what is kept says that it was cut.
+    answer.body = `${raw}… [cut: the body was longer than ${ERROR_BODY_BYTES} bytes]`;
+    answer.kept = 'cut';
+    return answer;
+  }
+  // A test, not raw.trim(): trimming copies the whole body first.
+  if (!/\S/.test(raw)) return answer;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // Not JSON: the raw text stays in `body`.
+    return answer;
+  }
+  const body = scrub === undefined ? parsed : scrubParsed(parsed, scrub);
+  if (body === undefined) {
+    answer.kept = 'too deep';
+    return answer;
+  }
+  answer.body = body;
+  answer.isJson = true;
+  return answer;
 }
 
 /**

@@ -8,6 +8,7 @@ export type ContentPlatformErrorName =
   | 'APIConnectionTimeoutError'
   | 'APIUserAbortError'
   | 'ResponseValidationError'
+  | 'ResponseTooLargeError'
   | 'InvalidParamsError';
 
 /** The `name` of `APIError` and its subclasses. */
@@ -93,7 +94,8 @@ export type AnyContentPlatformError =
   | (APIConnectionError & { readonly name: 'APIConnectionError' })
   | APIConnectionTimeoutError
   | APIUserAbortError
-  | ResponseValidationError
+  | (ResponseValidationError & { readonly name: 'ResponseValidationError' })
+  | ResponseTooLargeError
   | InvalidParamsError;
 
 /**
@@ -345,7 +347,7 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof ResponseValidationError) console.log(e.issues, e.body) }
  */
 export class ResponseValidationError extends ContentPlatformError {
-  declare readonly name: 'ResponseValidationError';
+  declare readonly name: 'ResponseValidationError' | 'ResponseTooLargeError';
   /** What did not fit; empty when the body was not JSON at all. */
   readonly issues: ValidationIssue[];
   /** The body as received: parsed JSON, or the raw text when it was not JSON. */
@@ -366,6 +368,28 @@ export class ResponseValidationError extends ContentPlatformError {
 
   protected override summary(): Record<string, unknown> {
     return { status: this.status, ...super.summary() };
+  }
+}
+
+/**
+ * A 2xx answer whose body grew past `maxResponseBytes` (counted after decompression): the SDK stopped reading
+ * it there and did not retry. `limit` is the limit that applied; nothing of the body is kept.
+ *
+ * @example
+ * catch (e) { if (e instanceof ResponseTooLargeError) console.log(`over ${e.limit} bytes`) }
+ */
+export class ResponseTooLargeError extends ResponseValidationError {
+  declare readonly name: 'ResponseTooLargeError';
+  /** The `maxResponseBytes` the call ran with. */
+  readonly limit: number;
+
+  constructor(init: { message: string; status: number; limit: number }) {
+    super({ message: init.message, issues: [], body: undefined, status: init.status });
+    this.limit = init.limit;
+  }
+
+  protected override summary(): Record<string, unknown> {
+    return { ...super.summary(), limit: this.limit };
   }
 }
 
@@ -412,6 +436,7 @@ const NAMES: [{ prototype: object }, string][] = [
   [APIConnectionTimeoutError, 'APIConnectionTimeoutError'],
   [APIUserAbortError, 'APIUserAbortError'],
   [ResponseValidationError, 'ResponseValidationError'],
+  [ResponseTooLargeError, 'ResponseTooLargeError'],
   [InvalidParamsError, 'InvalidParamsError'],
 ];
 for (const [type, name] of NAMES) named(type, name);

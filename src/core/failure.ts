@@ -37,7 +37,7 @@ export function callFailure(error: unknown, transport: TransportError, context: 
   if (transport.kind === 'http') {
     // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
     const { data, response } = transport;
-    const text = readText(response) ?? (typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
+    const text = readText(response) ?? (typeof data === 'string' ? data : stringified(data));
     return answerError({ response, text, label, path }, readError, scrub);
   }
   if (transport.kind === 'timeout') {
@@ -64,4 +64,13 @@ export function failureOf(error: Error, transport: TransportError): Failure {
   if (transport.kind === 'network' || (error instanceof TypeError && failedRequest(error)))
     return { kind: 'network', code: connectionCode(error) };
   return { kind: 'other', name: error.name };
+}
+
+/** ky's parsed `data` as text again; a value too deep to write back (a hook's own answer) is kept as none. */
+function stringified(data: unknown): string {
+  try {
+    return JSON.stringify(data) ?? '';
+  } catch {
+    return '';
+  }
 }

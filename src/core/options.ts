@@ -40,6 +40,11 @@ export interface ClientOptions {
    * longer one fails at once with `RateLimitError` / `InternalServerError` and its `retryAfter`. Default 60 000.
    */
   maxRetryAfter?: number | undefined;
+  /**
+   * Most bytes a successful answer's body may have, counted after decompression as it streams in. Past it the
+   * SDK stops reading and the call fails with `ResponseTooLargeError` (not retried). Default 16 MiB.
+   */
+  maxResponseBytes?: number | undefined;
   /** Allow an `http://` URL to a host that is not loopback, sending the key in clear text. Default false. */
   allowInsecureHttp?: boolean | undefined;
   /**
@@ -103,6 +108,8 @@ export interface RequestOptions {
   totalTimeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;
+  /** Most bytes this call's answer may have (see `ClientOptions.maxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
   /** Extra headers for this call (`Authorization` is refused: the client's `apiKey` authenticates). */
   headers?: Record<string, string> | undefined;
   /** ky hooks for this call only, run after the client's (see `ClientOptions.hooks`). */
@@ -123,6 +130,7 @@ export interface ResolvedOptions {
   totalTimeout: number | undefined;
   maxRetries: number;
   maxRetryAfter: number;
+  maxResponseBytes: number;
   fetch: FetchLike | undefined;
   ky: KyInstance | undefined;
   hooks: Hooks | undefined;
@@ -211,6 +219,7 @@ export function resolveOptions(
       options.maxRetryAfter === 0
         ? 0
         : positive(options.maxRetryAfter ?? MAX_RETRY_AFTER_MS, 'maxRetryAfter'),
+    maxResponseBytes: byteCount(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
     ky: options.ky,
     hooks: options.hooks,
@@ -356,6 +365,20 @@ export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
     throw new InvalidParamsError(
       `${name} must be a positive number of milliseconds; got ${String(value)}.`,
+      name,
+    );
+  }
+  return value;
+}
+
+/** The default `maxResponseBytes`: 16 MiB, far above any page the APIs send (about 3 KB per item). */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Checks a byte limit: a whole number from 1 to 2^31 - 1 (a body the SDK would hold in one string). */
+export function byteCount(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new InvalidParamsError(
+      `${name} must be a whole number of bytes above 0; got ${String(value)}.`,
       name,
     );
   }

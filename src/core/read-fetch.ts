@@ -1,3 +1,5 @@
+import { ResponseTooLargeError } from './errors.js';
+
 /** How one attempt is sent: a `fetch` as ky calls it (a Request, and ky's extra fetch options). */
 export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
 
@@ -22,9 +24,36 @@ export function failedRequest(error: unknown): Request | undefined {
   return typeof error === 'object' && error !== null ? sendFailures.get(error) : undefined;
 }
 
+/** How one call reads its answers. */
+export interface Reading {
+  /** Rebuild every answer, not only error answers: an `afterResponse` hook will clone it. */
+  rebuild: boolean;
+  /** `maxResponseBytes`: most bytes a 2xx body may have, after decompression. */
+  maxBytes: number;
+  /** `METHOD url` (redacted), for the message of a body over the limit. */
+  label: string;
+}
+
+/**
+ * Most bytes of an error answer's body the SDK reads and keeps on the error: enough for any message or field
+ * list the APIs send, and a 200 MB debug page costs no more than this.
+ */
+export const ERROR_BODY_BYTES = 64 * 1024;
+
+const cuts = new WeakSet<Response>();
+
+/** Whether the body behind `response` was longer than `ERROR_BODY_BYTES` and only its start was read. */
+export function bodyCut(response: Response): boolean {
+  return cuts.has(response);
+}
+
 /**
  * Wraps `send` so each attempt resolves only once its body is read. ky's timeout then covers the body, and a
  * stalled body is retried like a stalled header; the SDK gets an answer already read (`readText`).
+ *
+ * Bodies are read as they stream in, after decompression: a 2xx body past `maxBytes` fails the attempt with
+ * `ResponseTooLargeError`, and an error answer's body stops at `ERROR_BODY_BYTES`. The attempt's signal
+ * (the caller's abort, ky's timeout) ends the attempt even when `send` or its body never heed it.
  *
  * A success is handed on as it came, its body used: nothing after ky reads it, and rebuilding it costs every
  * call. An error answer is rebuilt, because ky reads its body for `HTTPError.data`; so is every answer when
@@ -32,32 +61,113 @@ export function failedRequest(error: unknown): Request | undefined {
  */
 export function readingFetch(
   send: Send,
-  rebuild = false,
+  reading: Reading,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     // ky always passes a Request; anything else is made one, so `send` can rely on it.
     const request = input instanceof Request ? input : new Request(input, init);
     let response: Response;
-    let text: string;
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
+    let body: Body;
     try {
-      response = await send(request, init);
+      response = await abortable(send(request, init), request.signal);
       // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
       if (response.type === 'opaqueredirect') return response;
-      if (response.ok && !rebuild) text = await response.text();
-      else {
-        bytes = new Uint8Array(await response.arrayBuffer());
-        text = UTF8.decode(bytes);
-      }
+      const cap = response.ok ? reading.maxBytes : Math.min(reading.maxBytes, ERROR_BODY_BYTES);
+      body = await readCapped(response, cap, request.signal);
     } catch (error) {
       // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
       if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
       throw error;
     }
-    const answer = bytes === undefined ? response : rebuilt(response, bytes);
+    if (body.over && response.ok) {
+      throw new ResponseTooLargeError({
+        message:
+          `${reading.label} answered ${response.status} with a body larger than the ${reading.maxBytes}-byte ` +
+          'limit (maxResponseBytes); the SDK stopped reading it.',
+        status: response.status,
+        limit: reading.maxBytes,
+      });
+    }
+    const text = UTF8.decode(body.bytes);
+    const answer = response.ok && !reading.rebuild ? response : rebuilt(response, body.bytes);
+    if (body.over) cuts.add(answer);
     texts.set(answer, text);
     return answer;
   };
+}
+
+/** A body as read: its bytes up to the cap, and whether there was more. */
+interface Body {
+  bytes: Uint8Array<ArrayBuffer>;
+  over: boolean;
+}
+
+/**
+ * Reads at most `cap` bytes of the body, then cancels the rest: an endless or decompressing body costs no more
+ * than the cap. An abort cancels the read too, whether or not the stream heeds a cancel.
+ */
+async function readCapped(response: Response, cap: number, signal: AbortSignal): Promise<Body> {
+  const stream = response.body;
+  if (stream === null) return { bytes: new Uint8Array(0), over: false };
+  const reader = stream.getReader();
+  // Cancelling through the reader settles a pending read at once, even for a source that ignores the cancel.
+  const stop = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', stop, { once: true });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.length > cap) {
+        chunks.push(value.subarray(0, cap - size));
+        size = cap;
+        over = true;
+        void reader.cancel().catch(() => {});
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
+    }
+    if (signal.aborted) throw signal.reason;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  return { bytes: joined(chunks, size), over };
+}
+
+function joined(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** `promise`, or the signal's reason as soon as it aborts: a `send` that ignores its signal still ends. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The answer again, from its bytes (not its text: no second UTF-8 encoding of the body). */

@@ -33,20 +33,74 @@ export function maskCode(code: string): string {
   return code.length > 4 ? `***${code.slice(-4)}` : '***';
 }
 
-/** Replaces every occurrence of the key (raw, URL-encoded or form-encoded as in a query) in a text. */
+/**
+ * Replaces every occurrence of the key in a text: raw, escaped inside a JSON string (`\/` or `\u00XX`, as PHP's
+ * `json_encode` writes it), and URL- or form-encoded once or twice (a `Location: /login?next=…` carries a URL
+ * that carried the key).
+ */
 export function redact(text: string, secret: string): string {
   return replaceForms(text, secret, '***');
 }
 
 function replaceForms(text: string, secret: string, mask: string): string {
   if (secret === '') return text;
-  let out = text.split(secret).join(mask);
-  const encoded = encodeURIComponent(secret);
-  if (encoded !== secret) out = out.split(encoded).join(mask);
-  // URLSearchParams also escapes !'()~ and writes a space as '+': the form a query string carries.
-  const form = new URLSearchParams([['', secret]]).toString().slice(1);
-  if (form !== secret && form !== encoded) out = out.split(form).join(mask);
-  return out;
+  return text.replace(formsOf(secret), () => mask);
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** One pattern for every form of `secret`; kept per secret, since scrubbing runs on every log line. */
+function formsOf(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern === undefined) {
+    const once = [encodeURIComponent(secret), formEncoded(secret)];
+    const encoded = new Set([
+      ...once,
+      ...once.flatMap((form) => [encodeURIComponent(form), formEncoded(form)]),
+    ]);
+    encoded.delete(secret);
+    const alternatives = [
+      jsonEscaped(secret),
+      ...[...encoded].map((form) =>
+        escapeRegExp(form).replace(/%([0-9A-F]{2})/g, (_, hex) => `%${hexCase(hex)}`),
+      ),
+    ];
+    pattern = new RegExp(alternatives.join('|'), 'g');
+    // A process sees a handful of keys and, per call, a purchase code: the cache stays small, but stays bounded.
+    if (patterns.size >= 64) patterns.clear();
+    patterns.set(secret, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
+
+/** As a query string carries it: URLSearchParams also escapes !'()~ and writes a space as '+'. */
+function formEncoded(text: string): string {
+  return new URLSearchParams([['', text]]).toString().slice(1);
+}
+
+/** The secret as it may appear inside a JSON string: each character raw, backslash-escaped, or as `\uXXXX`. */
+function jsonEscaped(secret: string): string {
+  return [...secret]
+    .map((char) => {
+      // JSON writes a character outside the BMP as two escapes, one per UTF-16 unit.
+      const units = Array.from({ length: char.length }, (_, i) =>
+        char.charCodeAt(i).toString(16).padStart(4, '0'),
+      );
+      const unicode = units.map((unit) => `\\\\u${hexCase(unit)}`).join('');
+      const raw = escapeRegExp(char);
+      return /[\w]/.test(char) ? `(?:${raw}|${unicode})` : `(?:\\\\?${raw}|${unicode})`;
+    })
+    .join('');
+}
+
+/** Hex digits matched whatever their case: a server may write `%2b` or `\u002B`. */
+function hexCase(hex: string): string {
+  return hex.replace(/[a-fA-F]/g, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
 /**

@@ -32,6 +32,25 @@ export function notJsonError(answer: Answer, response: Response): ContentPlatfor
   });
 }
 
+/**
+ * An answer the SDK failed to read or describe (a case no rule above foresaw): still one of our errors, never a
+ * raw `RangeError`, with what went wrong named and the key scrubbed from it.
+ */
+export function unreadableError(
+  label: string,
+  status: number,
+  error: unknown,
+  scrub: Scrub,
+): ResponseValidationError {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new ResponseValidationError({
+    message: `${label} answered ${status} with a body the SDK could not read (${scrub(reason)}).`,
+    issues: [],
+    body: undefined,
+    status,
+  });
+}
+
 /** What the error keeps of a zod issue; a union's issue also has one list of issues per branch. */
 interface Issue {
   path: PropertyKey[];

@@ -38,6 +38,11 @@ describe('error tree', () => {
       () => new sdk.ResponseValidationError({ message: 'x', issues: [], body: 'b', status: 200 }),
       ['ContentPlatformError'],
     ],
+    [
+      'ResponseTooLargeError',
+      () => new sdk.ResponseTooLargeError({ message: 'x', status: 200, limit: 1024 }),
+      ['ResponseValidationError', 'ContentPlatformError'],
+    ],
     ['InvalidParamsError', () => new sdk.InvalidParamsError('x', 'per_page'), ['ContentPlatformError']],
   ];
 

@@ -1,7 +1,9 @@
+import { inspect } from 'node:util';
 import { expect } from 'vitest';
 import {
   APIError,
   AuthenticationError,
+  BadRequestError,
   CatalogError,
   InternalServerError,
   ResponseValidationError,
@@ -94,6 +96,66 @@ export const echoScenarios: Scenario[] = [
       expect((at200 as CatalogError).msg).toBe('المفتاح *** غير صالح');
       expect((at400 as CatalogError).code).toBe('bad_request');
       expect(JSON.stringify(at400)).not.toContain(TOKEN);
+    },
+  },
+  {
+    name: 'secrets: echoes escaped as PHP’s json_encode writes them (\\/, \\u00XX) in a 400, a 200 of the wrong shape and a Catalog 422',
+    via: ['socket', 'msw'],
+    within: 1_000,
+    async run(rig, via) {
+      const json = { 'content-type': 'application/json' };
+      const mgmtEscaped = MGMT_KEY.replaceAll('_', '\\u005f');
+      const catalogEscaped = CATALOG_KEY.replace('/', '\\/').replace('+', '\\u002B');
+      rig.server.faults.script([
+        { status: 400, body: `{"message":"Key ${mgmtEscaped} is not valid."}`, headers: json },
+        { status: 200, body: `{"debug":{"token":"${mgmtEscaped}","${mgmtEscaped}":1}}`, headers: json },
+        { status: 422, body: `{"status":"خطأ","msg":"المفتاح ${catalogEscaped} غير صالح"}`, headers: json },
+      ]);
+      const client = rig.mgmt(via, { maxRetries: 0 });
+      const at400 = await failure(client.pixels.get(1));
+      const at200 = await failure(client.pixels.get(1));
+      const at422 = await failure(rig.catalog(via).items.list());
+      expect(at400).toBeInstanceOf(BadRequestError);
+      expect(at400.message).toContain('"Key *** is not valid."');
+      expect((at400 as APIError).body).toEqual({ message: 'Key *** is not valid.' });
+      expect(at200).toBeInstanceOf(ResponseValidationError);
+      expect((at200 as ResponseValidationError).body).toEqual({ debug: { token: '***', '***': 1 } });
+      expect(at422).toBeInstanceOf(CatalogError);
+      expect((at422 as CatalogError).msg).toBe('المفتاح *** غير صالح');
+      for (const error of [at400, at200, at422]) {
+        const shown = [error.message, error.stack, JSON.stringify(error), inspect(error, { depth: 12 })].join(
+          '\n',
+        );
+        expect(shown).not.toContain(TOKEN);
+      }
+    },
+  },
+  {
+    name: 'secrets: a status line whose reason text quotes the key (500 Bad token <key>)',
+    via: ['socket'],
+    within: 1_000,
+    async run(rig, via) {
+      rig.use(async () => new Response('{}', { status: 500, statusText: `Bad token ${MGMT_KEY}` }));
+      const error = await failure(rig.mgmt(via, { maxRetries: 0 }).pixels.get(1));
+      expect(error).toBeInstanceOf(InternalServerError);
+      expect(error.message).toMatch(/\/pixels\/1 failed with 500 Bad token \*\*\*: /);
+      expect(error.message).not.toContain(TOKEN);
+    },
+  },
+  {
+    name: 'secrets: a 302 to a login page whose Location carries the key URL-encoded once and twice',
+    via: ['socket'],
+    within: 1_000,
+    async run(rig, via) {
+      const back = `/api/items/all?api_key=${encodeURIComponent(CATALOG_KEY)}`;
+      const location = `/login?next=${encodeURIComponent(back)}&lower=${encodeURIComponent(CATALOG_KEY).toLowerCase().replace(TOKEN.toLowerCase(), TOKEN)}`;
+      expect(location).toContain(encodeURIComponent(encodeURIComponent(CATALOG_KEY)));
+      rig.use(async () => new Response(null, { status: 302, headers: { location } }));
+      const error = await failure(rig.catalog(via).items.list());
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as APIError).headers.get('location')).toBe(
+        `/login?next=${encodeURIComponent('/api/items/all?api_key=')}***&lower=***`,
+      );
     },
   },
 ];

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bodyScenarios } from './body-scenarios.js';
+import { boundedScenarios } from './bounded-scenarios.js';
 import { catalogScenarios } from './catalog-scenarios.js';
 import { connectionScenarios } from './connection-scenarios.js';
 import { echoScenarios } from './echo-scenarios.js';
@@ -24,6 +25,7 @@ const groups: [string, Scenario[]][] = [
   ['HTTP status faults', httpScenarios],
   ['connection faults', connectionScenarios],
   ['body faults', bodyScenarios],
+  ['servers that send too much, or never finish', boundedScenarios],
   ['Catalog faults', catalogScenarios],
   ['servers that echo the key', echoScenarios],
 ];
@@ -57,8 +59,12 @@ describe('after the whole suite', () => {
       ...[...KEYS.management, ...KEYS.catalog].flatMap((key) => [
         key,
         encodeURIComponent(key),
+        encodeURIComponent(encodeURIComponent(key)),
         new URLSearchParams({ k: key }).toString().slice(2),
         JSON.stringify(key).slice(1, -1),
+        // As PHP's json_encode escapes it.
+        key.replaceAll('/', '\\/'),
+        key.replace(/[^\w]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
       ]),
     ];
     const texts = [

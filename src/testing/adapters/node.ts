@@ -103,9 +103,27 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  res.writeHead(response.status, headers);
+  // The reason phrase is sent as given: a test can answer `500 Bad token` as a real server might.
+  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
+  else res.writeHead(response.status, headers);
   if (response.body) {
-    for await (const chunk of response.body) res.write(chunk);
+    for await (const chunk of response.body) {
+      // A client that went away ends an endless body; one that reads slowly is waited for, not buffered.
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await drained(res);
+    }
   }
   res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
