@@ -132,7 +132,10 @@ export class APIError extends ContentPlatformError {
   readonly status: number;
   /** Headers of the answer, such as `X-RateLimit-Remaining` or `Retry-After`. */
   readonly headers: Headers;
-  /** Body of the answer: parsed JSON, or the raw text when it is not JSON. */
+  /**
+   * Body of the answer: parsed JSON, or the raw text when it is not JSON. Only its first 64 KiB are read: a longer
+   * one is that text, ending with `… [cut: the body was longer than 65536 bytes]`.
+   */
   readonly body: unknown;
 
   constructor(init: APIErrorInit) {
@@ -350,7 +353,10 @@ export class ResponseValidationError extends ContentPlatformError {
   declare readonly name: 'ResponseValidationError' | 'ResponseTooLargeError';
   /** What did not fit; empty when the body was not JSON at all. */
   readonly issues: ValidationIssue[];
-  /** The body as received: parsed JSON, or the raw text when it was not JSON. */
+  /**
+   * The body as received: parsed JSON, or the raw text when it was not JSON; over 64 KiB, its first 64 KiB as
+   * text ending with `… [cut: the body was longer than 65536 bytes]`.
+   */
   readonly body: unknown;
   /** HTTP status of the answer. */
   readonly status: number;
