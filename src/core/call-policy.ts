@@ -1,4 +1,5 @@
 import type { Log } from './log.js';
+import { byteCount } from './options.js';
 import { type Reading, readingFetch, type Send } from './read-fetch.js';
 import {
   type Failure,
@@ -72,7 +73,9 @@ export function callFetch(
   turns: CallTurns,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   const traced = tracingFetch(send, trace, log.enabled('info') ? log : undefined);
-  const read = readingFetch(traced, { ...reading, label: `${trace.method} ${trace.url}` });
+  // A bad per-call maxResponseBytes throws here, as the call's options are set up: before anything is sent.
+  const maxBytes = byteCount(reading.maxBytes, 'maxResponseBytes');
+  const read = readingFetch(traced, { ...reading, maxBytes, label: `${trace.method} ${trace.url}` });
   return async (request, init) => {
     const turn = turns.claim();
     let answer: Response;

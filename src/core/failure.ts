@@ -3,7 +3,7 @@ import { timeoutError } from './call-end.js';
 import { APIUserAbortError, ContentPlatformError } from './errors.js';
 import { failedRequest, readText } from './read-fetch.js';
 import type { Scrub } from './redact.js';
-import { connectionError } from './response-errors.js';
+import { connectionError, unreadableError } from './response-errors.js';
 import { connectionCode, type Failure, mayHaveActed } from './retry.js';
 import type { Trace } from './trace.js';
 
@@ -27,8 +27,20 @@ export interface FailureContext {
   create: boolean;
 }
 
-/** Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. */
+/**
+ * Whatever ky or fetch threw, as one of our errors; a hook's own error reaches the caller unchanged. Should
+ * describing an answer fail (a case no rule foresaw), the call still ends with one of our errors.
+ */
 export function callFailure(error: unknown, transport: TransportError, context: FailureContext): unknown {
+  try {
+    return mapped(error, transport, context);
+  } catch (unexpected) {
+    const { trace, scrub } = context;
+    return unreadableError(`${trace.method} ${trace.url}`, trace.answer?.status ?? 0, unexpected, scrub);
+  }
+}
+
+function mapped(error: unknown, transport: TransportError, context: FailureContext): unknown {
   const { trace, path, signal, scrub, readError } = context;
   if (error instanceof ContentPlatformError) return error;
   const label = `${trace.method} ${trace.url}`;

@@ -11,22 +11,15 @@ import { parseAnswer, type ReadError } from './answer.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { finished } from './call-end.js';
 import { callFetch, callRetry } from './call-policy.js';
-import { ContentPlatformError, NotFoundError } from './errors.js';
+import { NotFoundError } from './errors.js';
 import { callFailure, type FailureContext, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
-import {
-  byteCount,
-  extraHeaders,
-  positive,
-  type RequestOptions,
-  type ResolvedOptions,
-  retryCount,
-} from './options.js';
+import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { readText, type Send } from './read-fetch.js';
 import { redactUrl, type Scrub, scrubber } from './redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
-import { unreadableError } from './response-errors.js';
+import { ownError } from './response-errors.js';
 import type { Method, RetryPolicy } from './retry.js';
 import { type RateLimitSnapshot, Throttle } from './throttle.js';
 import { Trace } from './trace.js';
@@ -137,12 +130,7 @@ export class HttpClient {
       const { readError } = this.#api;
       const create = !this.#idempotent(method);
       const context: FailureContext = { trace, path, signal: options.signal, scrub, readError, create };
-      let failure: unknown;
-      try {
-        failure = callFailure(error, transportError(error), context);
-      } catch (unexpected) {
-        failure = unreadableError(`${method} ${trace.url}`, trace.answer?.status ?? 0, unexpected, scrub);
-      }
+      const failure = callFailure(error, transportError(error), context);
       // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
       if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)
         return { data: call.gone(), response: trace.answer };
@@ -158,9 +146,7 @@ export class HttpClient {
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.
-      const failure =
-        error instanceof ContentPlatformError ? error : unreadableError(label, response.status, error, scrub);
-      throw finished(failure, trace, this.#log);
+      throw finished(ownError(error, label, response.status, scrub), trace, this.#log);
     }
   }
 
@@ -184,10 +170,7 @@ export class HttpClient {
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
     // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
     const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
-    const maxBytes =
-      options.maxResponseBytes === undefined
-        ? this.#options.maxResponseBytes
-        : byteCount(options.maxResponseBytes, 'maxResponseBytes');
+    const maxBytes = options.maxResponseBytes ?? this.#options.maxResponseBytes;
     kyOptions.fetch = callFetch(this.#send, trace, this.#log, { rebuild, maxBytes }, turns);
     return kyOptions;
   }

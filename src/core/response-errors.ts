@@ -3,7 +3,7 @@ import {
   APIConnectionError,
   APIError,
   AuthenticationError,
-  type ContentPlatformError,
+  ContentPlatformError,
   ResponseValidationError,
 } from './errors.js';
 import { redactUrl, type Scrub } from './redact.js';
@@ -30,6 +30,11 @@ export function notJsonError(answer: Answer, response: Response): ContentPlatfor
     body: answer.body,
     status: answer.status,
   });
+}
+
+/** `error` when it is one of ours; anything else thrown while reading an answer becomes `unreadableError`. */
+export function ownError(error: unknown, label: string, status: number, scrub: Scrub): ContentPlatformError {
+  return error instanceof ContentPlatformError ? error : unreadableError(label, status, error, scrub);
 }
 
 /**
