@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js';
 import { InvalidParamsError } from './errors.js';
 import type { Hooks, KyInstance } from './http.js';
+import { quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
 import { type RateLimitOptions, rateLimitOption } from './throttle.js';
 
@@ -231,9 +232,11 @@ function envLogLevel(logger: Logger): LogLevel {
   if (raw === undefined) return 'warn';
   const level = raw.toLowerCase() as LogLevel;
   if (LOG_LEVELS.includes(level)) return level;
-  logger.warn(
-    `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
-    { variable: 'CONTENT_PLATFORM_LOG' },
+  quietly(() =>
+    logger.warn(
+      `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
+      { variable: 'CONTENT_PLATFORM_LOG' },
+    ),
   );
   return 'warn';
 }
@@ -314,6 +317,8 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function userAgent(app: AppInfo | undefined): string {
   const sdk = `content-platform-sdk/${VERSION}`;
   if (app === undefined) return sdk;
+  if (typeof app !== 'object' || app === null)
+    throw new InvalidParamsError('appInfo must be an object: { name, version?, url? }.', 'appInfo');
   const bad = (what: string) =>
     new InvalidParamsError(
       `appInfo.${what} must be a product token (letters, digits, . _ - and the like).`,

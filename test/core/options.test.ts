@@ -118,6 +118,29 @@ describe('resolveOptions', () => {
     );
   });
 
+  it('falls back to warn even when the logger throws on that warning', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'verbose');
+    const down = () => {
+      throw new Error('sink down');
+    };
+    const logger = { error: down, warn: vi.fn(down), info: down, debug: down };
+    expect(
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', logger }, MANAGEMENT_KIND).logLevel,
+    ).toBe('warn');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses an appInfo that is not an object, as InvalidParamsError', () => {
+    const error = failure(() =>
+      resolveOptions(
+        { apiKey: 'k', baseUrl: 'https://x.example.com', appInfo: null as unknown as undefined },
+        MANAGEMENT_KIND,
+      ),
+    );
+    expect(error.param).toBe('appInfo');
+    expect(error.message).toBe('appInfo must be an object: { name, version?, url? }.');
+  });
+
   it('treats an environment it may not read (Deno without --allow-env) as unset', () => {
     const throwing = new Proxy(
       {},

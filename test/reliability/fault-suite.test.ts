@@ -14,6 +14,7 @@ import {
   TOKEN,
   useRig,
 } from './harness.js';
+import { hostileAnswerScenarios } from './hostile-answer-scenarios.js';
 import { httpScenarios } from './http-scenarios.js';
 
 // The whole fault-injection suite runs in this one file, in order, so the secrets test at the end sees every
@@ -26,6 +27,7 @@ const groups: [string, Scenario[]][] = [
   ['body faults', bodyScenarios],
   ['Catalog faults', catalogScenarios],
   ['servers that echo the key', echoScenarios],
+  ['answers that are not about what was asked', hostileAnswerScenarios],
 ];
 const all = groups.flatMap(([, scenarios]) => scenarios);
 
