@@ -192,6 +192,13 @@ export function resolveOptions(
       'apiKey',
     );
   }
+  if (UNSENDABLE.test(apiKey)) {
+    throw new InvalidParamsError(
+      `${options.apiKey === undefined ? kind.keyEnv : 'apiKey'} has a CR, LF or NUL, or a character beyond U+00FF, ` +
+        'which no HTTP request can carry (the key is not shown).',
+      'apiKey',
+    );
+  }
   const url = (options[kind.urlOption] as string | undefined) ?? env(kind.urlEnv);
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new InvalidParamsError(
@@ -293,8 +300,13 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
+// What fetch refuses in a header value (undici and browsers alike): CR, LF, NUL, and anything beyond Latin-1.
+// Refused when the option is given: fetch would refuse it on every attempt, echoing the value in its message.
+const UNSENDABLE = /[\0\n\r\u0100-\uffff]/;
+
 /**
- * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it.
+ * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it; a
+ * name that is not an HTTP token, or a value fetch cannot send, is refused without echoing either.
  * @throws {InvalidParamsError} naming `param`.
  */
 export function extraHeaders(
@@ -302,12 +314,29 @@ export function extraHeaders(
   param: string,
 ): Record<string, string> {
   const out = { ...headers };
-  if (Object.keys(out).some((name) => name.toLowerCase() === 'authorization')) {
+  const names = Object.keys(out);
+  if (names.some((name) => name.toLowerCase() === 'authorization')) {
     throw new InvalidParamsError(
       `${param} must not set Authorization: pass the key as \`apiKey\`, which the SDK sends the way each API expects.`,
       param,
     );
   }
+  names.forEach((name, index) => {
+    if (!TOKEN.test(name)) {
+      throw new InvalidParamsError(
+        `${param}: header name ${index + 1} of ${names.length} is not an HTTP token (letters, digits and ` +
+          "!#$%&'*+-.^_`|~ only; the name is not shown).",
+        param,
+      );
+    }
+    if (UNSENDABLE.test(String(out[name]))) {
+      throw new InvalidParamsError(
+        `${param}: the value of ${JSON.stringify(name)} has a CR, LF or NUL, or a character beyond U+00FF, which ` +
+          'no HTTP header can carry (the value is not shown: it may be a secret).',
+        param,
+      );
+    }
+  });
   return out;
 }
 

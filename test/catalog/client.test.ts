@@ -100,6 +100,19 @@ describe('CatalogClient.account.details', () => {
     await catalog({ headers: { 'x-client': 'a' } }).account.details({ headers: { 'x-call': 'b' } });
     expect(sent().headers).toMatchObject({ 'x-client': 'a', 'x-call': 'b' });
   });
+
+  it('refuses a header value with a CR or LF at construction and per call, sending nothing', async () => {
+    const headers = { 'x-trace-id': `${KEY}\r\nX-Injected: 1` };
+    expect(() => catalog({ headers })).toThrow(InvalidParamsError);
+    expect(() => catalog({ headers })).toThrow('headers: the value of "x-trace-id" has a CR, LF or NUL');
+    const error = await catalog()
+      .account.details({ headers })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).attempts).toBe(0);
+    expect((error as Error).message).not.toContain(KEY);
+    expect(msw.captured).toHaveLength(0);
+  });
 });
 
 describe('CatalogClient.items.list', () => {

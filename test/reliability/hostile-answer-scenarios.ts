@@ -1,13 +1,27 @@
+import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { NotFoundError } from '../../src/core/errors.js';
+import { InvalidParamsError, NotFoundError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/options.js';
-import { attempts, collected, failure, type Scenario } from './harness.js';
+import { attempts, collected, failure, type Scenario, TOKEN } from './harness.js';
 
 const down = () => {
   throw new Error('the logging backend is down');
 };
 /** A logger every method of which throws, as one whose transport has failed. */
 const throwingLogger: Logger = { error: down, warn: down, info: down, debug: down };
+
+/** A header value that would split the request, carrying a secret that must never be echoed. */
+const SPLITTING = `Bearer ${TOKEN}-header\r\nX-Injected: 1`;
+
+/** Every text of an error a user could see. */
+function texts(error: Error): string {
+  return [
+    error.message,
+    String(error.stack),
+    JSON.stringify(error),
+    inspect(error, { showHidden: true }),
+  ].join('\n');
+}
 
 const rejects = () => Promise.reject(new Error('the async logging backend is down'));
 /** An async logger every method of which returns a rejected promise. */
@@ -53,6 +67,72 @@ export const hostileAnswerScenarios: Scenario[] = [
       expect(attempts(rig)).toBe(2);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(collected.unhandled.slice(unhandled)).toEqual([]);
+    },
+  },
+  {
+    name: 'a CR or LF in a header value or in the key is refused at construction, naming the header, never the value',
+    via: ['socket', 'msw'],
+    within: 1_000,
+    async run(rig, via) {
+      const built: (() => unknown)[] = [
+        () => rig.mgmt(via, { headers: { 'x-trace-id': SPLITTING } }),
+        () => rig.catalog(via, { headers: { 'x-trace-id': SPLITTING } }),
+        () => rig.mgmt(via, { headers: { 'x-trace-id': `${TOKEN}\0` } }),
+      ];
+      for (const build of built) {
+        const error = await failure(Promise.resolve().then(build));
+        expect(error).toBeInstanceOf(InvalidParamsError);
+        expect((error as InvalidParamsError).param).toBe('headers');
+        expect(error.message).toBe(
+          'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP ' +
+            'header can carry (the value is not shown: it may be a secret).',
+        );
+        expect(texts(error)).not.toContain(TOKEN);
+      }
+      const name = await failure(
+        Promise.resolve().then(() => rig.mgmt(via, { headers: { 'x-a\r\nb': '1' } })),
+      );
+      expect(name).toBeInstanceOf(InvalidParamsError);
+      expect(name.message).toBe(
+        "headers: header name 1 of 1 is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only; the name is " +
+          'not shown).',
+      );
+      const keyed: (() => unknown)[] = [
+        () => rig.mgmt(via, { apiKey: `mk_${TOKEN}\nx` }),
+        () => rig.catalog(via, { apiKey: `ck_${TOKEN}\r\nx` }),
+      ];
+      for (const build of keyed) {
+        const error = await failure(Promise.resolve().then(build));
+        expect(error).toBeInstanceOf(InvalidParamsError);
+        expect((error as InvalidParamsError).param).toBe('apiKey');
+        expect(error.message).toBe(
+          'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (the key is ' +
+            'not shown).',
+        );
+        expect(texts(error)).not.toContain(TOKEN);
+      }
+      expect(attempts(rig)).toBe(0);
+    },
+  },
+  {
+    name: 'a CR or LF in a per-call header is refused before anything is sent (attempts 0), on both APIs',
+    via: ['socket', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      const headers = { 'x-trace-id': SPLITTING };
+      const calls = [
+        rig.mgmt(via).pixels.get(1, { headers }),
+        rig.catalog(via).purchases.validate(rig.server.fixtures.purchaseCodes.supported, { headers }),
+      ];
+      for (const call of calls) {
+        const error = await failure(call);
+        expect(error).toBeInstanceOf(InvalidParamsError);
+        expect((error as InvalidParamsError).param).toBe('headers');
+        expect((error as InvalidParamsError).attempts).toBe(0);
+        expect(error.message).toContain('"x-trace-id"');
+        expect(texts(error)).not.toContain(TOKEN);
+      }
+      expect(attempts(rig)).toBe(0);
     },
   },
 ];
