@@ -141,7 +141,7 @@ export class HttpClient {
     try {
       const label = `${method} ${trace.url}`;
       const data = parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub);
-      call.accept?.(data, label);
+      call.accept?.(data, label, response);
       return { data, response };
     } catch (error) {
       throw finished(error, trace, this.#log);

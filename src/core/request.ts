@@ -15,10 +15,10 @@ export interface Call<T = unknown> {
   /** The result of a DELETE whose retry finds nothing after an attempt that got no answer. */
   gone?: (() => T) | undefined;
   /**
-   * Checks a parsed answer against what was asked (a list's page number); throws a `ContentPlatformError` to fail
-   * the call. `label` is the call's method and redacted URL, for the message.
+   * Checks a parsed answer against what was asked (a list's page number, a purchase code); throws a
+   * `ContentPlatformError` to fail the call. `label` is the call's method and redacted URL, for the message.
    */
-  accept?: ((data: T, label: string) => void) | undefined;
+  accept?: ((data: T, label: string, response: Response) => void) | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */

@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { InvalidParamsError, NotFoundError } from '../../src/core/errors.js';
+import { InvalidParamsError, NotFoundError, ResponseValidationError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/options.js';
-import { attempts, collected, failure, type Scenario, TOKEN } from './harness.js';
+import { attempts, collected, editJson, failure, type Scenario, TOKEN } from './harness.js';
 
 const down = () => {
   throw new Error('the logging backend is down');
@@ -22,6 +22,17 @@ function texts(error: Error): string {
     inspect(error, { showHidden: true }),
   ].join('\n');
 }
+
+type Json = Record<string, unknown>;
+
+/** The purchase of a validation answer: under `data.purchase` (the spec) or `item` (the real server's code). */
+function purchaseOf(body: unknown): Json {
+  const envelope = body as Json;
+  return ((envelope.data as Json | undefined)?.purchase ?? envelope.item) as Json;
+}
+
+/** A code the server was never asked about. */
+const OTHER_CODE = '9a8b7c6d-1d2e-4f6a-9b8c-00000000beef';
 
 const rejects = () => Promise.reject(new Error('the async logging backend is down'));
 /** An async logger every method of which returns a rejected promise. */
@@ -133,6 +144,54 @@ export const hostileAnswerScenarios: Scenario[] = [
         expect(texts(error)).not.toContain(TOKEN);
       }
       expect(attempts(rig)).toBe(0);
+    },
+  },
+  {
+    name: 'Catalog: a validation answer about another purchase code is ResponseValidationError showing neither code',
+    via: ['socket', 'msw', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      const asked = rig.server.fixtures.purchaseCodes.supported;
+      rig.use(
+        editJson((body, request) => {
+          if (request.method === 'POST') purchaseOf(body).purchase_code = OTHER_CODE;
+          return body;
+        }),
+      );
+      const error = await failure(rig.catalog(via).purchases.validate(asked));
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      const invalid = error as ResponseValidationError;
+      expect(invalid.message).toMatch(
+        /^POST \S+\/api\/purchases\/validation: the answer is about purchase code \*\*\*beef, not \*\*\*0001, the code asked about\.$/,
+      );
+      expect(invalid.status).toBe(200);
+      expect(invalid.attempts).toBe(1);
+      expect(invalid.issues).toEqual([
+        { path: ['purchase_code'], message: 'expected the code asked about (***0001), got ***beef' },
+      ]);
+      expect(invalid.body).toMatchObject({ purchase_code: '***beef', item: { id: 101 } });
+      for (const code of [asked, OTHER_CODE]) {
+        expect(texts(invalid)).not.toContain(code);
+        expect(inspect(invalid.toJSON(), { depth: 12 })).not.toContain(code);
+      }
+      expect(attempts(rig)).toBe(1);
+    },
+  },
+  {
+    name: 'Catalog: a validation answer that spells the asked code in capitals is about that code: accepted',
+    within: 1_000,
+    async run(rig, via) {
+      const asked = rig.server.fixtures.purchaseCodes.supported;
+      rig.use(
+        editJson((body, request) => {
+          if (request.method === 'POST') purchaseOf(body).purchase_code = asked.toUpperCase();
+          return body;
+        }),
+      );
+      await expect(rig.catalog(via).purchases.validate(` ${asked} `)).resolves.toMatchObject({
+        purchase_code: asked.toUpperCase(),
+        item: { id: 101 },
+      });
     },
   },
 ];
