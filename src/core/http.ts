@@ -86,7 +86,7 @@ export class HttpClient {
     return this.request('PUT', path, schema, { options, body });
   }
 
-  /** DELETE `path`; `gone` is the result when a retry finds it gone after an attempt that got no answer. */
+  /** DELETE `path`; `gone` is the result when the server sends none (a 204, or a retry finds it already gone). */
   delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions, gone?: () => T): APIPromise<T> {
     return this.request('DELETE', path, schema, { options, gone });
   }
@@ -139,6 +139,8 @@ export class HttpClient {
       turns.end();
     }
     try {
+      // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
+      if (call.gone && response.status === 204) return { data: call.gone(), response };
       const label = `${method} ${trace.url}`;
       const data = parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub);
       call.accept?.(data, label, response);

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { expect } from 'vitest';
 import { InvalidParamsError, NotFoundError, ResponseValidationError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/options.js';
-import { attempts, collected, editJson, failure, type Scenario, TOKEN } from './harness.js';
+import { attempts, collected, editJson, failure, type Middleware, type Scenario, TOKEN } from './harness.js';
 
 const down = () => {
   throw new Error('the logging backend is down');
@@ -33,6 +33,17 @@ function purchaseOf(body: unknown): Json {
 
 /** A code the server was never asked about. */
 const OTHER_CODE = '9a8b7c6d-1d2e-4f6a-9b8c-00000000beef';
+
+/** The server deletes as asked, then answers 204 No Content, as a Laravel `response()->noContent()` does. */
+const noContentDeletes: Middleware = async (request, next) => {
+  const response = await next(request);
+  if (request.method !== 'DELETE' || !response.ok) return response;
+  await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  return new Response(null, { status: 204, headers });
+};
 
 const rejects = () => Promise.reject(new Error('the async logging backend is down'));
 /** An async logger every method of which returns a rejected promise. */
@@ -192,6 +203,27 @@ export const hostileAnswerScenarios: Scenario[] = [
         purchase_code: asked.toUpperCase(),
         item: { id: 101 },
       });
+    },
+  },
+  {
+    name: 'Management: a DELETE answered 204 with no body resolves to the receipt, for pixels and domains',
+    via: ['socket', 'msw', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      rig.use(noContentDeletes);
+      const client = rig.mgmt(via);
+      const domain = (await client.domains.list()).data[0]?.id as number;
+      const { data, response } = await client.pixels.delete(3).withResponse();
+      expect(data).toEqual({ id: 3, object: 'pixel', deleted: true });
+      expect(response.status).toBe(204);
+      await expect(client.domains.delete(domain)).resolves.toEqual({
+        id: domain,
+        object: 'domain',
+        deleted: true,
+      });
+      expect(rig.pixels().find((p) => p.id === 3)).toBeUndefined();
+      await expect(client.domains.get(domain)).rejects.toBeInstanceOf(NotFoundError);
+      expect(rig.server.requests.map((r) => r.method)).toEqual(['GET', 'DELETE', 'DELETE', 'GET']);
     },
   },
 ];
