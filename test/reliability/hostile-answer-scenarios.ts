@@ -226,4 +226,35 @@ export const hostileAnswerScenarios: Scenario[] = [
       expect(rig.server.requests.map((r) => r.method)).toEqual(['GET', 'DELETE', 'DELETE', 'GET']);
     },
   },
+  {
+    name: 'Management: paging meta as numeric strings (a PHP setup) is read as numbers, and the walk completes',
+    via: ['socket', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      rig.use(
+        editJson((body) => {
+          const meta = (body as Json).meta as Json | undefined;
+          for (const [name, value] of Object.entries(meta ?? {}))
+            if (typeof value === 'number' && meta) meta[name] = String(value);
+          return body;
+        }),
+      );
+      const list = rig.mgmt(via).pixels.list({ per_page: 10 });
+      const page = await list;
+      expect(page.meta).toEqual({ current_page: 1, last_page: 2, per_page: 10, total: 12, from: 1, to: 10 });
+      const second = await page.getNextPage();
+      expect(second.meta).toEqual({
+        current_page: 2,
+        last_page: 2,
+        per_page: 10,
+        total: 12,
+        from: 11,
+        to: 12,
+      });
+      expect(second.hasNextPage()).toBe(false);
+      const ids: number[] = [];
+      for await (const pixel of list) ids.push(pixel.id);
+      expect([...ids].sort((a, b) => a - b)).toEqual(rig.pixels().map((p) => p.id));
+    },
+  },
 ];
