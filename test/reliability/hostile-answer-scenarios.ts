@@ -1,8 +1,22 @@
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import { InvalidParamsError, NotFoundError, ResponseValidationError } from '../../src/core/errors.js';
+import {
+  InvalidParamsError,
+  NotFoundError,
+  RateLimitError,
+  ResponseValidationError,
+} from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/options.js';
-import { attempts, collected, editJson, failure, type Middleware, type Scenario, TOKEN } from './harness.js';
+import {
+  attempts,
+  collected,
+  editJson,
+  failure,
+  type Middleware,
+  type Scenario,
+  since,
+  TOKEN,
+} from './harness.js';
 
 const down = () => {
   throw new Error('the logging backend is down');
@@ -255,6 +269,70 @@ export const hostileAnswerScenarios: Scenario[] = [
       const ids: number[] = [];
       for await (const pixel of list) ids.push(pixel.id);
       expect([...ids].sort((a, b) => a - b)).toEqual(rig.pixels().map((p) => p.id));
+    },
+  },
+  {
+    name: '429 with X-RateLimit-Reset: 1000000000 (10^9, a Unix time long past): retried at once, no pause',
+    via: ['socket', 'msw', 'fetch'],
+    within: 1_500,
+    async run(rig, via) {
+      rig.server.faults.script([
+        {
+          status: 429,
+          body: { message: 'Too Many Attempts.' },
+          headers: { 'x-ratelimit-reset': '1000000000' },
+        },
+      ]);
+      const client = rig.mgmt(via);
+      const started = performance.now();
+      await expect(client.pixels.get(1)).resolves.toMatchObject({ id: 1 });
+      expect(since(started)).toBeLessThan(1_000);
+      expect(attempts(rig)).toBe(2);
+      expect(client.rateLimit.pausedUntil).toBeUndefined();
+    },
+  },
+  {
+    name: '429 with X-RateLimit-Reset: 1 (below 10^9, seconds from now): waits about a second, then succeeds',
+    within: 2_500,
+    async run(rig, via) {
+      rig.server.faults.script([
+        { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'x-ratelimit-reset': '1' } },
+      ]);
+      const started = performance.now();
+      await expect(rig.mgmt(via).pixels.get(1)).resolves.toMatchObject({ id: 1 });
+      expect(since(started)).toBeGreaterThanOrEqual(950);
+      expect(attempts(rig)).toBe(2);
+    },
+  },
+  {
+    name: '429 with only RateLimit-Reset: 3600 (a header ky waits on too): RateLimitError at once, retryAfter 3600',
+    via: ['socket', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      rig.server.faults.script([
+        { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'ratelimit-reset': '3600' } },
+      ]);
+      const error = await failure(rig.mgmt(via).pixels.get(1));
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).retryAfter).toBe(3600);
+      expect((error as RateLimitError).attempts).toBe(1);
+    },
+  },
+  {
+    name: '429 whose Retry-After cannot be read: backed off and retried as ky does, the X-RateLimit-Reset behind it unread',
+    via: ['socket', 'fetch'],
+    within: 2_000,
+    async run(rig, via) {
+      const inTenMinutes = String(Math.floor(Date.now() / 1000) + 600);
+      rig.server.faults.script([
+        {
+          status: 429,
+          body: { message: 'Too Many Attempts.' },
+          headers: { 'retry-after': 'soon', 'x-ratelimit-reset': inTenMinutes },
+        },
+      ]);
+      await expect(rig.mgmt(via).pixels.get(1)).resolves.toMatchObject({ id: 1 });
+      expect(attempts(rig)).toBe(2);
     },
   },
 ];
