@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
 import {
+  ContentPlatformError,
   InvalidParamsError,
   NotFoundError,
   RateLimitError,
@@ -57,6 +58,50 @@ const noContentDeletes: Middleware = async (request, next) => {
   headers.delete('content-type');
   headers.delete('content-length');
   return new Response(null, { status: 204, headers });
+};
+
+/** Page `page` of a list request, and the same request for page 1 (what a cache that ignores `?page` serves). */
+function firstPageOf(request: Request): { asked: number; first: Request } {
+  const url = new URL(request.url);
+  const asked = Number(url.searchParams.get('page') ?? '1');
+  url.searchParams.delete('page');
+  return { asked, first: new Request(url, request) };
+}
+
+/**
+ * A list that never advances: every page answers page 1's items, its meta saying it is the page asked for and that
+ * one more follows (up to page 30, so that a walk that does not notice still ends).
+ */
+const stuckPages: Middleware = async (request, next) => {
+  if (request.method !== 'GET' || !new URL(request.url).pathname.endsWith('/pixels')) return next(request);
+  const { asked, first } = firstPageOf(request);
+  return editJson((body) => {
+    const page = body as Json;
+    page.meta = { ...(page.meta as Json), current_page: asked, last_page: Math.min(asked + 1, 30) };
+    return page;
+  })(first, next);
+};
+
+let inserted = 0;
+
+/** Before page 2 is served, a pixel is created, pushing the last item of page 1 onto page 2. */
+const insertBeforePage2: Middleware = async (request, next) => {
+  const url = new URL(request.url);
+  if (request.method === 'GET' && url.searchParams.get('page') === '2') {
+    const created = await next(
+      new Request(new URL('/api/v1/pixels', url), {
+        method: 'POST',
+        headers: {
+          authorization: request.headers.get('authorization') ?? '',
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ name: `Inserted mid-walk ${++inserted}`, type: 'x', value: '1' }),
+      }),
+    );
+    expect(created.status).toBe(201);
+  }
+  return next(request);
 };
 
 const rejects = () => Promise.reject(new Error('the async logging backend is down'));
@@ -332,6 +377,86 @@ export const hostileAnswerScenarios: Scenario[] = [
         },
       ]);
       await expect(rig.mgmt(via).pixels.get(1)).resolves.toMatchObject({ id: 1 });
+      expect(attempts(rig)).toBe(2);
+    },
+  },
+  {
+    name: 'pagination: a server that sends the same items on every page while claiming a next one stops the walk at page 2',
+    via: ['socket', 'fetch'],
+    within: 2_000,
+    async run(rig, via) {
+      rig.use(stuckPages);
+      const list = rig.mgmt(via).pixels.list({ per_page: 10 });
+      const ids: number[] = [];
+      const error = await failure(
+        (async () => {
+          for await (const pixel of list) ids.push(pixel.id);
+        })(),
+      );
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error.message).toBe(
+        'List page 2 repeats only ids already seen on earlier pages (12, 11, 10, 9, 8 and 5 more), yet its meta says ' +
+          'page 3 follows: the pages do not advance, so the list walk stops here rather than loop.',
+      );
+      expect((error as ResponseValidationError).status).toBe(200);
+      expect(ids).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+      const pages: number[] = [];
+      const again = await failure(
+        (async () => {
+          for await (const page of list.pages()) pages.push(page.meta.current_page);
+        })(),
+      );
+      expect(again).toBeInstanceOf(ResponseValidationError);
+      expect(pages).toEqual([1]);
+      // Page 1 once (the promise holds it), page 2 once per walk; never a page 3.
+      expect(attempts(rig)).toBe(3);
+    },
+  },
+  {
+    name: 'pagination: a page that repeats some ids (a pixel created during the walk) still completes, every pixel once',
+    via: ['socket', 'fetch'],
+    within: 2_000,
+    async run(rig, via) {
+      const client = rig.mgmt(via);
+      for (let n = 1; n <= 13; n += 1)
+        await client.pixels.create({ name: `Extra ${n}`, type: 'x', value: '1' });
+      const before = rig.pixels().map((p) => p.id);
+      expect(before).toHaveLength(25);
+      rig.use(insertBeforePage2);
+      const ids: number[] = [];
+      const pages: number[][] = [];
+      for await (const page of client.pixels.list({ per_page: 10 }).pages())
+        pages.push(page.data.map((p) => p.id));
+      for await (const pixel of client.pixels.list({ per_page: 10 })) ids.push(pixel.id);
+      // The pages() walk saw the insert: page 2 repeats the last id of page 1, and a third page follows.
+      expect(pages.map((p) => p.length)).toEqual([10, 10, 6]);
+      expect(pages[1]?.[0]).toBe(pages[0]?.[9]);
+      expect([...ids].sort((a, b) => a - b)).toEqual(
+        rig
+          .pixels()
+          .map((p) => p.id)
+          .slice(0, 26),
+      );
+      expect(new Set(ids).size).toBe(ids.length);
+    },
+  },
+  {
+    name: 'pagination: an answer for page 1 when page 2 was asked (a cache ignoring ?page) stops the walk',
+    via: ['socket', 'fetch'],
+    within: 1_000,
+    async run(rig, via) {
+      rig.use((request, next) => next(firstPageOf(request).first));
+      const ids: number[] = [];
+      const error = await failure(
+        (async () => {
+          for await (const pixel of rig.mgmt(via).pixels.list({ per_page: 10 })) ids.push(pixel.id);
+        })(),
+      );
+      expect(error).toBeInstanceOf(ContentPlatformError);
+      expect(error.message).toMatch(
+        /^GET \S+\/api\/v1\/pixels\?per_page=10&page=2: asked for page 2, the answer is page 1 \(meta\.current_page\)\. A proxy or cache may be answering with one page again; the list walk stops here rather than loop\.$/,
+      );
+      expect(ids).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
       expect(attempts(rig)).toBe(2);
     },
   },
