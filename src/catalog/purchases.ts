@@ -46,10 +46,8 @@ function aboutCode(asked: string) {
     const theirs = maskCode(sent);
     const ours = maskCode(asked);
     throw new ResponseValidationError({
-      message: `${label}: the answer is about purchase code ${theirs}, not ${ours}, the code asked about.`,
-      issues: [
-        { path: ['purchase_code'], message: `expected the code asked about (${ours}), got ${theirs}` },
-      ],
+      message: `${label}: the answer is about purchase code ${theirs}, not ${ours}.`,
+      issues: [{ path: ['purchase_code'], message: `expected ${ours}, got ${theirs}` }],
       body: { ...purchase, purchase_code: theirs },
       status: response.status,
     });

@@ -194,8 +194,7 @@ export function resolveOptions(
   }
   if (UNSENDABLE.test(apiKey)) {
     throw new InvalidParamsError(
-      `${options.apiKey === undefined ? kind.keyEnv : 'apiKey'} has a CR, LF or NUL, or a character beyond U+00FF, ` +
-        'which no HTTP request can carry (the key is not shown).',
+      `${options.apiKey === undefined ? kind.keyEnv : 'apiKey'} ${UNSENDABLE_TEXT} (not shown).`,
       'apiKey',
     );
   }
@@ -303,6 +302,7 @@ function isLoopback(hostname: string): boolean {
 // What fetch refuses in a header value (undici and browsers alike): CR, LF, NUL, and anything beyond Latin-1.
 // Refused when the option is given: fetch would refuse it on every attempt, echoing the value in its message.
 const UNSENDABLE = /[\0\n\r\u0100-\uffff]/;
+const UNSENDABLE_TEXT = 'has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry';
 
 /**
  * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it; a
@@ -324,15 +324,13 @@ export function extraHeaders(
   names.forEach((name, index) => {
     if (!TOKEN.test(name)) {
       throw new InvalidParamsError(
-        `${param}: header name ${index + 1} of ${names.length} is not an HTTP token (letters, digits and ` +
-          "!#$%&'*+-.^_`|~ only; the name is not shown).",
+        `${param}: header name ${index + 1} of ${names.length} is not an HTTP token (not shown).`,
         param,
       );
     }
     if (UNSENDABLE.test(String(out[name]))) {
       throw new InvalidParamsError(
-        `${param}: the value of ${JSON.stringify(name)} has a CR, LF or NUL, or a character beyond U+00FF, which ` +
-          'no HTTP header can carry (the value is not shown: it may be a secret).',
+        `${param}: the value of ${JSON.stringify(name)} ${UNSENDABLE_TEXT} (not shown: it may be a secret).`,
         param,
       );
     }

@@ -2,16 +2,14 @@
 // order. Otherwise `maxRetryAfter`, the retry line, `retryAfter` and the throttle's pause would each see a different
 // wait from the one ky sleeps.
 
-/** How a header's number reads: `seconds` from now, or `reset`, which may also be a Unix time. */
-type Reading = 'retry-after' | 'seconds' | 'reset';
-
 // ky 2.1's order: Retry-After is authoritative when present, even when it cannot be read; else the first of these.
-const WAIT_HEADERS: readonly (readonly [name: string, reading: Reading])[] = [
-  ['retry-after', 'retry-after'],
-  ['ratelimit-reset', 'reset'],
-  ['x-ratelimit-retry-after', 'seconds'],
-  ['x-ratelimit-reset', 'reset'],
-  ['x-rate-limit-reset', 'reset'],
+// A `…reset` may also be a Unix time; the others are seconds from now.
+const WAIT_HEADERS = [
+  'retry-after',
+  'ratelimit-reset',
+  'x-ratelimit-retry-after',
+  'x-ratelimit-reset',
+  'x-rate-limit-reset',
 ];
 
 /**
@@ -23,13 +21,13 @@ export const RESET_EPOCH_FROM = 1_000_000_000;
 // ky reads a reset as a Unix time only from 2024-01-01: a smaller one it would sleep as seconds.
 const KY_EPOCH_FROM = Date.parse('2024-01-01') / 1000;
 
-/** The header ky takes its wait from, if any. */
-function waitHeader(headers: Headers): { name: string; value: string; reading: Reading } | undefined {
-  for (const [name, reading] of WAIT_HEADERS) {
+/** The header ky takes its wait from, and its value, if any. */
+function waitHeader(headers: Headers): [name: string, value: string | undefined] {
+  for (const name of WAIT_HEADERS) {
     const value = headers.get(name);
-    if (value !== null) return { name, value: value.trim(), reading };
+    if (value !== null) return [name, value.trim()];
   }
-  return undefined;
+  return ['', undefined];
 }
 
 /**
@@ -38,32 +36,30 @@ function waitHeader(headers: Headers): { name: string; value: string; reading: R
  * from 10^9 up is a Unix time. `undefined` when none says, or the one ky reads cannot be read (ky backs off).
  */
 export function retryAfterSeconds(headers: Headers, now = Date.now()): number | undefined {
-  const header = waitHeader(headers);
-  if (header === undefined) return undefined;
-  const { value, reading } = header;
+  const [name, value] = waitHeader(headers);
+  if (value === undefined) return undefined;
   // Only Retry-After may have decimals: the answer's copy ky sees has them rounded up (read-fetch).
-  if (reading === 'retry-after' ? /^\d+(\.\d+)?$/.test(value) : /^\d+$/.test(value)) {
+  if ((name === 'retry-after' ? /^\d+(\.\d+)?$/ : /^\d+$/).test(value)) {
     const seconds = Number(value);
-    if (reading !== 'reset' || seconds < RESET_EPOCH_FROM) return seconds;
+    if (!name.endsWith('reset') || seconds < RESET_EPOCH_FROM) return seconds;
     return Math.max(0, seconds - Math.floor(now / 1000));
   }
   // ky reads only HTTP dates, which name the month: no ISO date, nor what Date.parse makes of `1.5`.
-  const date = HTTP_DATE_MONTH.test(value) ? Date.parse(value) : Number.NaN;
+  const date = /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
-
-const HTTP_DATE_MONTH = /(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/;
 
 /**
  * The headers ky will read its wait from, made to say what the SDK reads: a reset from 10^9 to 2024 is a Unix time
  * long past (no wait), which ky would sleep as that many seconds (capped at 24.8 days). It becomes the seconds left.
  */
 export function resetAsSdkReads(headers: Headers, now = Date.now()): Headers {
-  const header = waitHeader(headers);
-  if (header?.reading !== 'reset' || !/^\d+$/.test(header.value)) return headers;
-  const seconds = Number(header.value);
-  if (seconds < RESET_EPOCH_FROM || seconds >= KY_EPOCH_FROM) return headers;
+  const [name, value] = waitHeader(headers);
+  const seconds = Number(value);
+  if (!name.endsWith('reset') || !/^\d+$/.test(value ?? '') || seconds >= KY_EPOCH_FROM) return headers;
+  const left = retryAfterSeconds(headers, now) as number;
+  if (left === seconds) return headers;
   const rewritten = new Headers(headers);
-  rewritten.set(header.name, String(Math.max(0, seconds - Math.floor(now / 1000))));
+  rewritten.set(name, String(left));
   return rewritten;
 }

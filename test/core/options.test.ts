@@ -154,7 +154,7 @@ describe('resolveOptions', () => {
       );
       expect(error.param).toBe('apiKey');
       expect(error.message).toBe(
-        'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (the key is not shown).',
+        'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (not shown).',
       );
       expect(JSON.stringify(error)).not.toContain(SECRET);
     }
@@ -319,8 +319,8 @@ describe('extraHeaders', () => {
     const error = failure(() => extraHeaders({ 'x-ok': '1', 'x-trace-id': value }, 'headers'));
     expect(error.param).toBe('headers');
     expect(error.message).toBe(
-      'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP header ' +
-        'can carry (the value is not shown: it may be a secret).',
+      'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP ' +
+        'request can carry (not shown: it may be a secret).',
     );
     expect([error.message, JSON.stringify(error), inspect(error)].join()).not.toContain(SECRET);
   });
@@ -330,9 +330,7 @@ describe('extraHeaders', () => {
     (name) => {
       const error = failure(() => extraHeaders({ 'x-ok': '1', [name]: SECRET }, 'headers'));
       expect(error.param).toBe('headers');
-      expect(error.message).toBe(
-        "headers: header name 2 of 2 is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only; the name is not shown).",
-      );
+      expect(error.message).toBe('headers: header name 2 of 2 is not an HTTP token (not shown).');
       expect(JSON.stringify(error)).not.toContain(SECRET);
     },
   );

@@ -144,11 +144,11 @@ describe('PagePromise', () => {
     expect(error).toBeInstanceOf(ResponseValidationError);
     const invalid = error as ResponseValidationError;
     expect(invalid.message).toBe(
-      'List page 2 repeats only ids already seen on earlier pages (1, 2), yet its meta says page 3 follows: the ' +
-        'pages do not advance, so the list walk stops here rather than loop.',
+      'List page 2 repeats only ids already seen on earlier pages, yet says page 3 follows: the pages do not ' +
+        'advance, so the list walk stops here rather than loop.',
     );
     expect(invalid.issues).toEqual([
-      { path: ['data'], message: 'every id was already seen on an earlier page; meta.last_page is 3' },
+      { path: ['data'], message: 'every id was already seen on an earlier page' },
     ]);
     expect(invalid.status).toBe(200);
     expect(invalid.body).toMatchObject({ data: rows(1, 2), meta: { current_page: 2, last_page: 3 } });
@@ -172,7 +172,7 @@ describe('PagePromise', () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as Error).message).toMatch(
-      /^List page 3 repeats only ids already seen on earlier pages \(2, 1\)/,
+      /^List page 3 repeats only ids already seen on earlier pages, yet says page 4 follows/,
     );
     expect(items).toEqual([1, 2, 3, 4]);
     expect(asked).toEqual([1, 2, 3]);

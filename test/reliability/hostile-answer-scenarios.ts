@@ -166,7 +166,7 @@ export const hostileAnswerScenarios: Scenario[] = [
         expect((error as InvalidParamsError).param).toBe('headers');
         expect(error.message).toBe(
           'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP ' +
-            'header can carry (the value is not shown: it may be a secret).',
+            'request can carry (not shown: it may be a secret).',
         );
         expect(texts(error)).not.toContain(TOKEN);
       }
@@ -174,10 +174,7 @@ export const hostileAnswerScenarios: Scenario[] = [
         Promise.resolve().then(() => rig.mgmt(via, { headers: { 'x-a\r\nb': '1' } })),
       );
       expect(name).toBeInstanceOf(InvalidParamsError);
-      expect(name.message).toBe(
-        "headers: header name 1 of 1 is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only; the name is " +
-          'not shown).',
-      );
+      expect(name.message).toBe('headers: header name 1 of 1 is not an HTTP token (not shown).');
       const keyed: (() => unknown)[] = [
         () => rig.mgmt(via, { apiKey: `mk_${TOKEN}\nx` }),
         () => rig.catalog(via, { apiKey: `ck_${TOKEN}\r\nx` }),
@@ -187,8 +184,7 @@ export const hostileAnswerScenarios: Scenario[] = [
         expect(error).toBeInstanceOf(InvalidParamsError);
         expect((error as InvalidParamsError).param).toBe('apiKey');
         expect(error.message).toBe(
-          'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (the key is ' +
-            'not shown).',
+          'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (not shown).',
         );
         expect(texts(error)).not.toContain(TOKEN);
       }
@@ -232,13 +228,11 @@ export const hostileAnswerScenarios: Scenario[] = [
       expect(error).toBeInstanceOf(ResponseValidationError);
       const invalid = error as ResponseValidationError;
       expect(invalid.message).toMatch(
-        /^POST \S+\/api\/purchases\/validation: the answer is about purchase code \*\*\*beef, not \*\*\*0001, the code asked about\.$/,
+        /^POST \S+\/api\/purchases\/validation: the answer is about purchase code \*\*\*beef, not \*\*\*0001\.$/,
       );
       expect(invalid.status).toBe(200);
       expect(invalid.attempts).toBe(1);
-      expect(invalid.issues).toEqual([
-        { path: ['purchase_code'], message: 'expected the code asked about (***0001), got ***beef' },
-      ]);
+      expect(invalid.issues).toEqual([{ path: ['purchase_code'], message: 'expected ***0001, got ***beef' }]);
       expect(invalid.body).toMatchObject({ purchase_code: '***beef', item: { id: 101 } });
       for (const code of [asked, OTHER_CODE]) {
         expect(texts(invalid)).not.toContain(code);
@@ -395,8 +389,8 @@ export const hostileAnswerScenarios: Scenario[] = [
       );
       expect(error).toBeInstanceOf(ResponseValidationError);
       expect(error.message).toBe(
-        'List page 2 repeats only ids already seen on earlier pages (12, 11, 10, 9, 8 and 5 more), yet its meta says ' +
-          'page 3 follows: the pages do not advance, so the list walk stops here rather than loop.',
+        'List page 2 repeats only ids already seen on earlier pages, yet says page 3 follows: the pages do not ' +
+          'advance, so the list walk stops here rather than loop.',
       );
       expect((error as ResponseValidationError).status).toBe(200);
       expect(ids).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
