@@ -1,7 +1,8 @@
 import { type APIPromise, deferred } from '../core/api-promise.js';
-import { InvalidParamsError } from '../core/errors.js';
+import { InvalidParamsError, ResponseValidationError } from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import type { RequestOptions } from '../core/options.js';
+import { maskCode } from '../core/redact.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
 
 /** `catalog.purchases`: purchase-code validation. */
@@ -18,16 +19,39 @@ export class Purchases {
    * out of URL logs). Surrounding whitespace is trimmed off the code.
    * @throws {InvalidParamsError} before any request, when `purchaseCode` is not a non-empty string.
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
+   * @throws {ResponseValidationError} when the answer is about another purchase code.
    */
   validate(purchaseCode: string, options?: RequestOptions): APIPromise<Purchase> {
     return deferred(() => {
       const purchase_code = code(purchaseCode);
-      // Errors and log lines show the code by its last four characters only.
-      return this.#http.post('purchases/validation', PurchaseEnvelopeSchema, { purchase_code }, options, [
-        purchase_code,
-      ]);
+      return this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
+        body: { purchase_code },
+        options,
+        // Errors and log lines show the code by its last four characters only.
+        secrets: [purchase_code],
+        accept: aboutCode(purchase_code),
+      });
     });
   }
+}
+
+/**
+ * Fails an answer about another code than `asked` (a cache or proxy that ignores the body would serve another
+ * caller's purchase). The case may differ: a MySQL lookup matches a code in any case and sends the stored one.
+ */
+function aboutCode(asked: string) {
+  return (purchase: Purchase, label: string, response: Response): void => {
+    const sent = purchase.purchase_code;
+    if (sent.trim().toLowerCase() === asked.toLowerCase()) return;
+    const theirs = maskCode(sent);
+    const ours = maskCode(asked);
+    throw new ResponseValidationError({
+      message: `${label}: the answer is about purchase code ${theirs}, not ${ours}.`,
+      issues: [{ path: ['purchase_code'], message: `expected ${ours}, got ${theirs}` }],
+      body: { ...purchase, purchase_code: theirs },
+      status: response.status,
+    });
+  };
 }
 
 function code(value: unknown): string {

@@ -12,6 +12,7 @@ import {
 import { MAX_JSON_DEPTH, scrubParsed } from './parsed-body.js';
 import { bodyCut, ERROR_BODY_BYTES } from './read-fetch.js';
 import type { Scrub } from './redact.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
 export interface Answer {
@@ -54,26 +55,6 @@ export function describeBody(answer: Pick<Answer, 'body' | 'isJson' | 'headers' 
 function truncate(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > SNIPPET ? `${flat.slice(0, SNIPPET)}…` : flat;
-}
-
-const EPOCH_2024 = Date.parse('2024-01-01');
-
-/**
- * Seconds the server asked us to wait: `Retry-After` (seconds or HTTP date), else `X-RateLimit-Reset`
- * (epoch seconds). `undefined` when neither says.
- */
-export function retryAfterSeconds(headers: Headers, now = Date.now()): number | undefined {
-  const retryAfter = headers.get('retry-after')?.trim();
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter);
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
-  }
-  const reset = headers.get('x-ratelimit-reset')?.trim();
-  if (!reset || !/^\d+$/.test(reset)) return undefined;
-  // As ky reads it (it does the waiting): a current-era value is epoch seconds, a smaller one a delay.
-  const value = Number(reset);
-  return value * 1000 >= EPOCH_2024 ? Math.max(0, value - Math.floor(now / 1000)) : value;
 }
 
 /** Builds the status class for a non-2xx answer, with a message that reads on its own. */

@@ -203,7 +203,7 @@ export class UnprocessableEntityError extends APIError {
  */
 export class RateLimitError extends APIError {
   declare readonly name: 'RateLimitError';
-  /** Seconds to wait, from `Retry-After` (seconds or HTTP date) or `X-RateLimit-Reset`; undefined if absent. */
+  /** Seconds to wait, from `Retry-After` (seconds or HTTP date), else `X-RateLimit-Reset` or its kin; undefined if absent. */
   readonly retryAfter: number | undefined;
 
   constructor(init: APIErrorInit & { retryAfter?: number | undefined }) {

@@ -87,7 +87,7 @@ export class HttpClient {
     return this.request('PUT', path, schema, { options, body });
   }
 
-  /** DELETE `path`; `gone` is the result when a retry finds it gone after an attempt that got no answer. */
+  /** DELETE `path`; `gone` is the result when the server sends none (a 204, or a retry finds it already gone). */
   delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions, gone?: () => T): APIPromise<T> {
     return this.request('DELETE', path, schema, { options, gone });
   }
@@ -139,10 +139,12 @@ export class HttpClient {
       // A turn no request used (a hook answered, or the deadline passed before sending) goes back.
       turns.end();
     }
+    // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
+    if (call.gone && response.status === 204) return { data: call.gone(), response };
     const label = `${method} ${trace.url}`;
     try {
       const data = parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub);
-      call.accept?.(data, label);
+      call.accept?.(data, label, response);
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.

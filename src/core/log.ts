@@ -45,12 +45,27 @@ export function createLog(logger: Logger, level: LogLevel, scrub: Scrub): Log {
       if (value !== undefined) clean[name] = typeof value === 'string' ? scrub(value) : value;
     }
     // Called as a method: a pino logger's methods need their `this`.
-    logger[lineLevel](`[content-platform-sdk] ${scrub(message)}`, clean);
+    quietly(() => logger[lineLevel](`[content-platform-sdk] ${scrub(message)}`, clean));
   };
   return Object.assign(log, {
     verbose: max >= RANK.debug,
     enabled: (lineLevel: Exclude<LogLevel, 'off'>) => RANK[lineLevel] <= max,
   });
+}
+
+/**
+ * Runs `write` (a call into the user's logger) so that nothing it does can change a call's outcome: a log line is
+ * a bystander. Lines are written from inside ky's retry decision and hooks, where a throw would replace the call's
+ * error and stop its retries; an async logger's rejection would be unhandled, which ends a Node process.
+ */
+export function quietly(write: () => unknown): void {
+  try {
+    const written = write();
+    if (typeof (written as PromiseLike<unknown> | undefined)?.then === 'function')
+      (written as PromiseLike<unknown>).then(undefined, () => {});
+  } catch {
+    // Dropped on purpose: there is nowhere safe left to report a failing logger.
+  }
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);

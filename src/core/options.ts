@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js';
 import { InvalidParamsError } from './errors.js';
 import type { Hooks, KyInstance } from './http.js';
+import { quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
 import { type RateLimitOptions, rateLimitOption } from './throttle.js';
 
@@ -199,6 +200,12 @@ export function resolveOptions(
       'apiKey',
     );
   }
+  if (UNSENDABLE.test(apiKey)) {
+    throw new InvalidParamsError(
+      `${options.apiKey === undefined ? kind.keyEnv : 'apiKey'} ${UNSENDABLE_TEXT} (not shown).`,
+      'apiKey',
+    );
+  }
   const url = (options[kind.urlOption] as string | undefined) ?? env(kind.urlEnv);
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new InvalidParamsError(
@@ -240,9 +247,11 @@ function envLogLevel(logger: Logger): LogLevel {
   if (raw === undefined) return 'warn';
   const level = raw.toLowerCase() as LogLevel;
   if (LOG_LEVELS.includes(level)) return level;
-  logger.warn(
-    `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
-    { variable: 'CONTENT_PLATFORM_LOG' },
+  quietly(() =>
+    logger.warn(
+      `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,
+      { variable: 'CONTENT_PLATFORM_LOG' },
+    ),
   );
   return 'warn';
 }
@@ -299,8 +308,14 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
+// What fetch refuses in a header value (undici and browsers alike): CR, LF, NUL, and anything beyond Latin-1.
+// Refused when the option is given: fetch would refuse it on every attempt, echoing the value in its message.
+const UNSENDABLE = /[\0\n\r\u0100-\uffff]/;
+const UNSENDABLE_TEXT = 'has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry';
+
 /**
- * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it.
+ * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it; a
+ * name that is not an HTTP token, or a value fetch cannot send, is refused without echoing either.
  * @throws {InvalidParamsError} naming `param`.
  */
 export function extraHeaders(
@@ -308,12 +323,27 @@ export function extraHeaders(
   param: string,
 ): Record<string, string> {
   const out = { ...headers };
-  if (Object.keys(out).some((name) => name.toLowerCase() === 'authorization')) {
+  const names = Object.keys(out);
+  if (names.some((name) => name.toLowerCase() === 'authorization')) {
     throw new InvalidParamsError(
       `${param} must not set Authorization: pass the key as \`apiKey\`, which the SDK sends the way each API expects.`,
       param,
     );
   }
+  names.forEach((name, index) => {
+    if (!TOKEN.test(name)) {
+      throw new InvalidParamsError(
+        `${param}: header name ${index + 1} of ${names.length} is not an HTTP token (not shown).`,
+        param,
+      );
+    }
+    if (UNSENDABLE.test(String(out[name]))) {
+      throw new InvalidParamsError(
+        `${param}: the value of ${JSON.stringify(name)} ${UNSENDABLE_TEXT} (not shown: it may be a secret).`,
+        param,
+      );
+    }
+  });
   return out;
 }
 
@@ -323,6 +353,8 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function userAgent(app: AppInfo | undefined): string {
   const sdk = `content-platform-sdk/${VERSION}`;
   if (app === undefined) return sdk;
+  if (typeof app !== 'object' || app === null)
+    throw new InvalidParamsError('appInfo must be an object: { name, version?, url? }.', 'appInfo');
   const bad = (what: string) =>
     new InvalidParamsError(
       `appInfo.${what} must be a product token (letters, digits, . _ - and the like).`,

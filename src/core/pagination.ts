@@ -1,6 +1,9 @@
 import { APIPromise, rejected } from './api-promise.js';
 import { ContentPlatformError, InvalidParamsError } from './errors.js';
+import { stalled } from './page-checks.js';
 import { normalise, type PageMeta, type RawPage } from './page-meta.js';
+
+export { checkPage } from './page-checks.js';
 
 export type { PageMeta, RawPage } from './page-meta.js';
 
@@ -53,29 +56,6 @@ export class Page<T extends Identified> {
   }
 }
 
-/**
- * Fails a list call whose answer cannot be the page asked for, so that no walk loops or stops early in silence:
- * a `meta.current_page` other than `number` (a proxy or cache serving one page again), or an empty page whose
- * `meta` says more pages follow.
- * @throws {ContentPlatformError}
- */
-export function checkPage<T>(raw: RawPage<T>, number: number, label: string): void {
-  const sent = raw.meta?.current_page;
-  if (sent !== undefined && sent !== number) {
-    throw new ContentPlatformError(
-      `${label}: asked for page ${number}, the answer is page ${sent} (meta.current_page). A proxy or cache ` +
-        'may be answering with one page again; the list walk stops here rather than loop.',
-    );
-  }
-  const meta = normalise(raw, number);
-  if (raw.data.length === 0 && number < meta.last_page) {
-    throw new ContentPlatformError(
-      `${label}: page ${number} is empty, yet its meta says the list has ${meta.last_page} pages ` +
-        `(${meta.total} items); the list walk stops here rather than skip the rest.`,
-    );
-  }
-}
-
 /** The options of `PagePromise.toArray`. */
 export interface ToArrayOptions {
   /** The most items to collect (a positive integer): required, so that no call loads a whole account by accident. */
@@ -89,7 +69,8 @@ export interface ToArrayOptions {
  * A walk sees the list as it is when each page is fetched. The default order is newest first, so a record created
  * during a walk pushes older ones onto the next page: the item walk skips ids it has already given (it keeps one
  * id per item given). A record deleted during a walk pulls later ones back onto earlier pages, and those are
- * missed: to delete what you list, collect the ids first (`toArray`), then delete.
+ * missed: to delete what you list, collect the ids first (`toArray`), then delete. A page made only of ids seen
+ * before that says more follow fails the walk (`ResponseValidationError`): a server whose pages do not advance.
  *
  * @example
  * const page = await mgmt.pixels.list({ per_page: 25 }); // Page<Pixel>
@@ -110,10 +91,11 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * Every item of this page and the ones after it, each id once (see the class notes), stopping after the last
    * page.
    * @throws {ContentPlatformError} a page that is not the one asked for, or empty while more are said to follow.
+   * @throws {ResponseValidationError} a page that repeats only ids already seen, yet says more pages follow.
    */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     const given = new Set<number>();
-    for await (const page of this.pages()) {
+    for await (const page of this.#walk(given)) {
       for (const item of page.data) {
         if (given.has(item.id)) continue;
         given.add(item.id);
@@ -126,12 +108,28 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * The pages themselves, from this one to the last, each fetched when the loop asks for it: for a script that
    * records `page.meta.current_page` as it goes and resumes later with `list({ ...params, page: n + 1 })`.
    * Items come as each page has them (an item pushed on by a new record can come twice; see the class notes).
+   * @throws {ResponseValidationError} a page that repeats only ids already seen, yet says more pages follow.
    */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+    const seen = new Set<number>();
+    for await (const page of this.#walk(seen)) {
+      for (const item of page.data) seen.add(item.id);
+      yield page;
+    }
+  }
+
+  /**
+   * The pages from this one on; `seen` holds the ids of the pages before (the caller adds them). Only a page made of
+   * those alone that says more follow stops the walk (see `stalled`): one that repeats some (a record created
+   * during the walk) or a last page goes on as usual.
+   */
+  async *#walk(seen: ReadonlySet<number>): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = await this;
     yield page;
     while (page.hasNextPage()) {
-      page = await page.getNextPage();
+      const { data: next, response } = await page.getNextPage().withResponse();
+      if (next.hasNextPage() && next.data.every((item) => seen.has(item.id))) throw stalled(next, response);
+      page = next;
       yield page;
     }
   }

@@ -1,4 +1,5 @@
 import { ResponseTooLargeError } from './errors.js';
+import { resetAsSdkReads } from './retry-after.js';
 
 /** How one attempt is sent: a `fetch` as ky calls it (a Request, and ky's extra fetch options). */
 export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
@@ -175,7 +176,7 @@ function rebuilt(response: Response, bytes: Uint8Array<ArrayBuffer>): Response {
   const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
     status: response.status,
     statusText: response.statusText,
-    headers: wholeRetryAfter(response.headers),
+    headers: wholeRetryAfter(resetAsSdkReads(response.headers)),
   });
   // The login-redirect check reads these; a Response built here has neither.
   if (response.redirected) Object.defineProperty(answer, 'redirected', { value: true });

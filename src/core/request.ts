@@ -12,13 +12,16 @@ export interface Call<T = unknown> {
   options?: RequestOptions | undefined;
   /** Values the call sends that must never be shown whole (a purchase code): masked to their last four. */
   secrets?: string[] | undefined;
-  /** The result of a DELETE whose retry finds nothing after an attempt that got no answer. */
+  /**
+   * The result of a DELETE when the server sends none: it answered 204 No Content, or the retry of an attempt that
+   * got no answer finds nothing (that attempt deleted it).
+   */
   gone?: (() => T) | undefined;
   /**
-   * Checks a parsed answer against what was asked (a list's page number); throws a `ContentPlatformError` to fail
-   * the call. `label` is the call's method and redacted URL, for the message.
+   * Checks a parsed answer against what was asked (a list's page number, a purchase code); throws a
+   * `ContentPlatformError` to fail the call. `label` is the call's method and redacted URL, for the message.
    */
-  accept?: ((data: T, label: string) => void) | undefined;
+  accept?: ((data: T, label: string, response: Response) => void) | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */

@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from './error-map.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /** HTTP methods the APIs use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,6 +1,6 @@
-import { retryAfterSeconds } from './error-map.js';
 import { InvalidParamsError } from './errors.js';
 import type { Log } from './log.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
 export interface RateLimitOptions {

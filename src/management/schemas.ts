@@ -23,11 +23,14 @@ export function isKnownPixelType(type: string): type is PixelType {
   return (PIXEL_TYPES as readonly string[]).includes(type);
 }
 
-/** Ids are integers; a numeric string (some proxies and PHP setups send one) is read as its number. */
-const IdSchema = z.union([
+/** A whole number; a numeric string (some proxies and PHP setups send one) is read as its number. */
+const WholeSchema = z.union([
   z.int().check(z.nonnegative()),
   z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
 ]);
+
+/** Ids are integers, or numeric strings read as numbers. */
+const IdSchema = WholeSchema;
 
 /** A timestamp as sent, e.g. `2025-01-15T10:20:30.000000Z` (microseconds), kept as the string. */
 const TimestampSchema = z.string();
@@ -94,7 +97,8 @@ export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
   ]);
 }
 
-const count = z.int().check(z.nonnegative());
+/** A count or a page number: numeric strings are read as numbers, like ids. */
+const count = WholeSchema;
 
 /** Laravel's `meta`; each field optional, so a partial one still reads. Its `links` and `path` are ignored. */
 const PageMetaSchema = z.object({

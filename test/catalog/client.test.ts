@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -99,6 +100,19 @@ describe('CatalogClient.account.details', () => {
     msw.use(http.get(`${API}/account/details`, () => HttpResponse.json(ok('data', anAccount()))));
     await catalog({ headers: { 'x-client': 'a' } }).account.details({ headers: { 'x-call': 'b' } });
     expect(sent().headers).toMatchObject({ 'x-client': 'a', 'x-call': 'b' });
+  });
+
+  it('refuses a header value with a CR or LF at construction and per call, sending nothing', async () => {
+    const headers = { 'x-trace-id': `${KEY}\r\nX-Injected: 1` };
+    expect(() => catalog({ headers })).toThrow(InvalidParamsError);
+    expect(() => catalog({ headers })).toThrow('headers: the value of "x-trace-id" has a CR, LF or NUL');
+    const error = await catalog()
+      .account.details({ headers })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).attempts).toBe(0);
+    expect((error as Error).message).not.toContain(KEY);
+    expect(msw.captured).toHaveLength(0);
   });
 });
 
@@ -243,6 +257,44 @@ describe('CatalogClient.purchases.validate', () => {
     expect(purchase.downloaded).toBe(false);
     expect(purchase).not.toHaveProperty('supported_until');
     expect(purchase.item.id).toBe(42);
+  });
+
+  it('fails an answer about another code: ResponseValidationError, neither code in its texts or the log', async () => {
+    const other = 'ffffffff-5b1f-4c6a-9e8d-00000000beef';
+    msw.use(
+      http.post(`${API}/purchases/validation`, () =>
+        HttpResponse.json(ok('data', { purchase: aPurchase({ purchase_code: other }) }), { status: 201 }),
+      ),
+    );
+    const lines: string[] = [];
+    const write = (...args: unknown[]) => lines.push(JSON.stringify(args));
+    const logger = { error: write, warn: write, info: write, debug: write };
+    const error = await catalog({ logger, logLevel: 'debug' })
+      .purchases.validate(CODE)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    const invalid = error as ResponseValidationError;
+    expect(invalid.message).toBe(
+      `POST ${API}/purchases/validation: the answer is about purchase code ***beef, not ***0d1e.`,
+    );
+    expect(invalid.status).toBe(201);
+    expect(invalid.attempts).toBe(1);
+    expect(invalid.issues).toEqual([{ path: ['purchase_code'], message: 'expected ***0d1e, got ***beef' }]);
+    expect((invalid.body as { purchase_code: string }).purchase_code).toBe('***beef');
+    const shown = [invalid.message, JSON.stringify(invalid), inspect(invalid, { depth: 12 }), ...lines].join(
+      '\n',
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    for (const code of [CODE, other, KEY]) expect(shown).not.toContain(code);
+  });
+
+  it('accepts an answer that spells the code in another case or with spaces around it', async () => {
+    msw.use(
+      http.post(`${API}/purchases/validation`, () =>
+        HttpResponse.json(ok('data', { purchase: aPurchase({ purchase_code: ` ${CODE.toUpperCase()}` }) })),
+      ),
+    );
+    await expect(catalog().purchases.validate(CODE)).resolves.toMatchObject({ item: { id: 42 } });
   });
 
   it.each(['', '   ', null, undefined, 42])(

@@ -348,7 +348,7 @@ describe('Catalog answers that are not the envelope', () => {
     );
     const warned: [string, unknown][] = [];
     const logger = { ...console, warn: (line: string, fields: unknown) => warned.push([line, fields]) };
-    const purchase = await catalog({ maxRetries: 1, logger }).purchases.validate('code');
+    const purchase = await catalog({ maxRetries: 1, logger }).purchases.validate(aPurchase().purchase_code);
     expect(purchase.price).toBe(19.5);
     expect(warned).toEqual([
       [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Answer, describeBody, retryAfterSeconds, statusError } from '../../src/core/error-map.js';
+import { type Answer, describeBody, statusError } from '../../src/core/error-map.js';
 import * as errors from '../../src/core/errors.js';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}, isJson = true): Answer {
@@ -67,27 +67,5 @@ describe('describeBody', () => {
     expect(describeBody(answer(500, text, { 'content-type': 'text/plain' }, false))).toBe(
       `the body was text that is not JSON (text/plain, 500 chars): ${'x'.repeat(120)}…`,
     );
-  });
-});
-
-describe('retryAfterSeconds', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-
-  it('reads seconds', () => {
-    expect(retryAfterSeconds(new Headers({ 'retry-after': '5' }), now)).toBe(5);
-  });
-
-  it('reads an HTTP date', () => {
-    expect(retryAfterSeconds(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }), now)).toBe(30);
-  });
-
-  it('falls back to X-RateLimit-Reset epoch seconds', () => {
-    expect(retryAfterSeconds(new Headers({ 'x-ratelimit-reset': String(now / 1000 + 42) }), now)).toBe(42);
-  });
-
-  it('never goes negative and ignores garbage', () => {
-    expect(retryAfterSeconds(new Headers({ 'retry-after': 'Wed, 31 Dec 2025 00:00:00 GMT' }), now)).toBe(0);
-    expect(retryAfterSeconds(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
-    expect(retryAfterSeconds(new Headers(), now)).toBeUndefined();
   });
 });

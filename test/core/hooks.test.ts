@@ -111,6 +111,24 @@ describe('hooks (client and call)', () => {
     expect(msw.captured).toHaveLength(0);
   });
 
+  it("hands a hook's error to the caller unchanged even when the logger throws too", async () => {
+    flaky(1);
+    const mine = new TypeError('metrics sink is down');
+    const down = () => {
+      throw new Error('logger down');
+    };
+    const logger = { error: down, warn: down, info: down, debug: down };
+    const hooks: Hooks = {
+      afterResponse: [
+        () => {
+          throw mine;
+        },
+      ],
+    };
+    await expect(mgmt({ hooks, logger, logLevel: 'debug' }).pixels.get(1)).rejects.toBe(mine);
+    expect(msw.captured).toHaveLength(1);
+  });
+
   it("hands an afterResponse hook's error to the caller unchanged, not retried", async () => {
     flaky(1);
     const mine = new TypeError('metrics sink is down');

@@ -20,6 +20,31 @@ describe('log', () => {
     expect(sink.debug).not.toHaveBeenCalled();
   });
 
+  it('drops a line whose logger throws, rejects or lacks the method: logging never throws', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const throwing = {
+        ...logger(),
+        warn: vi.fn(() => {
+          throw new Error('sink down');
+        }),
+      };
+      const rejecting = { ...logger(), warn: vi.fn(() => Promise.reject(new Error('async sink down'))) };
+      const partial = { error: vi.fn() } as unknown as Parameters<typeof createLog>[0];
+      for (const sink of [throwing, rejecting, partial]) {
+        expect(createLog(sink, 'debug', scrubber('k'))('warn', 'w', {})).toBeUndefined();
+      }
+      expect(throwing.warn).toHaveBeenCalledTimes(1);
+      expect(rejecting.warn).toHaveBeenCalledTimes(1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('logs nothing at off', () => {
     const sink = logger();
     createLog(sink, 'off', scrubber('k'))('error', 'x', {});

@@ -1,6 +1,7 @@
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidParamsError } from '../../src/core/errors.js';
-import { resolveOptions } from '../../src/core/options.js';
+import { extraHeaders, resolveOptions } from '../../src/core/options.js';
 import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
 
 function failure(run: () => unknown): InvalidParamsError {
@@ -116,6 +117,55 @@ describe('resolveOptions', () => {
       '[content-platform-sdk] CONTENT_PLATFORM_LOG="verbose" is not one of off, error, warn, info, debug; using warn.',
       { variable: 'CONTENT_PLATFORM_LOG' },
     );
+  });
+
+  it('falls back to warn even when the logger throws on that warning', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'verbose');
+    const down = () => {
+      throw new Error('sink down');
+    };
+    const logger = { error: down, warn: vi.fn(down), info: down, debug: down };
+    expect(
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', logger }, MANAGEMENT_KIND).logLevel,
+    ).toBe('warn');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses an appInfo that is not an object, as InvalidParamsError', () => {
+    const error = failure(() =>
+      resolveOptions(
+        { apiKey: 'k', baseUrl: 'https://x.example.com', appInfo: null as unknown as undefined },
+        MANAGEMENT_KIND,
+      ),
+    );
+    expect(error.param).toBe('appInfo');
+    expect(error.message).toBe('appInfo must be an object: { name, version?, url? }.');
+  });
+
+  it.each([
+    ['a CR', `${SECRET}\r`],
+    ['an LF', `${SECRET}\nx`],
+    ['a NUL', `${SECRET}\0`],
+    ['a character beyond U+00FF', `${SECRET}\u2028`],
+  ])('refuses a key with %s at construction, without showing it', (_, apiKey) => {
+    for (const kind of [MANAGEMENT_KIND, CATALOG_KIND]) {
+      const error = failure(() =>
+        resolveOptions({ apiKey, baseUrl: 'https://x.example.com', siteUrl: 'https://x.example.com' }, kind),
+      );
+      expect(error.param).toBe('apiKey');
+      expect(error.message).toBe(
+        'apiKey has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP request can carry (not shown).',
+      );
+      expect(JSON.stringify(error)).not.toContain(SECRET);
+    }
+  });
+
+  it('names the environment variable when the key that cannot be sent came from there', () => {
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', `${SECRET}\nx`);
+    const error = failure(() => resolveOptions({ siteUrl: 'https://x.example.com' }, CATALOG_KIND));
+    expect(error.param).toBe('apiKey');
+    expect(error.message).toMatch(/^CONTENT_PLATFORM_CATALOG_API_KEY has a CR, LF or NUL/);
+    expect(error.message).not.toContain(SECRET);
   });
 
   it('treats an environment it may not read (Deno without --allow-env) as unset', () => {
@@ -251,4 +301,37 @@ describe('resolveOptions', () => {
       'k',
     );
   });
+});
+
+describe('extraHeaders', () => {
+  it('keeps token names and values fetch can send (a tab inside, Latin-1)', () => {
+    const headers = { 'x-trace-id': 'a\tb', 'X-Name': 'café', "x-!#$%&'*+-.^_`|~": '' };
+    expect(extraHeaders(headers, 'headers')).toEqual(headers);
+    expect(extraHeaders(undefined, 'headers')).toEqual({});
+  });
+
+  it.each([
+    ['a CR', `${SECRET}\r`],
+    ['an LF', `${SECRET}\nX-Injected: 1`],
+    ['a NUL', `${SECRET}\0`],
+    ['a character beyond U+00FF', `${SECRET} سلام`],
+  ])('refuses a value with %s, naming the header and not the value', (_, value) => {
+    const error = failure(() => extraHeaders({ 'x-ok': '1', 'x-trace-id': value }, 'headers'));
+    expect(error.param).toBe('headers');
+    expect(error.message).toBe(
+      'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF, which no HTTP ' +
+        'request can carry (not shown: it may be a secret).',
+    );
+    expect([error.message, JSON.stringify(error), inspect(error)].join()).not.toContain(SECRET);
+  });
+
+  it.each(['x trace', 'x-a\r\n', 'x-a\0', 'x:a', ''])(
+    'refuses the header name %j without showing it',
+    (name) => {
+      const error = failure(() => extraHeaders({ 'x-ok': '1', [name]: SECRET }, 'headers'));
+      expect(error.param).toBe('headers');
+      expect(error.message).toBe('headers: header name 2 of 2 is not an HTTP token (not shown).');
+      expect(JSON.stringify(error)).not.toContain(SECRET);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APIPromise } from '../../src/core/api-promise.js';
-import { ContentPlatformError, InvalidParamsError } from '../../src/core/errors.js';
+import { ContentPlatformError, InvalidParamsError, ResponseValidationError } from '../../src/core/errors.js';
 import {
   checkPage,
   type Identified,
@@ -125,6 +125,73 @@ describe('PagePromise', () => {
     const items: Row[] = [];
     for await (const item of new PagePromise(fetch)) items.push(item);
     expect(ids(items)).toEqual([3, 2, 1]);
+  });
+
+  it('stops a walk at a page of ids all seen before that says more follow: ResponseValidationError naming it', async () => {
+    // The server claims one more page forever, and sends page 1's items again each time.
+    const stuck: PageFetcher<Row> = (n) =>
+      new APIPromise(
+        Promise.resolve({
+          data: { data: rows(1, 2), meta: meta(n, n + 1) },
+          response: new Response(null, { status: 200 }),
+        }),
+      );
+    const items: number[] = [];
+    const error = await (async () => {
+      for await (const item of new PagePromise(stuck)) items.push(item.id);
+    })().catch((e: unknown) => e);
+    expect(items).toEqual([1, 2]);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    const invalid = error as ResponseValidationError;
+    expect(invalid.message).toBe(
+      'List page 2 repeats only ids already seen on earlier pages, yet says page 3 follows: the pages do not ' +
+        'advance, so the list walk stops here rather than loop.',
+    );
+    expect(invalid.issues).toEqual([
+      { path: ['data'], message: 'every id was already seen on an earlier page' },
+    ]);
+    expect(invalid.status).toBe(200);
+    expect(invalid.body).toMatchObject({ data: rows(1, 2), meta: { current_page: 2, last_page: 3 } });
+    const pagesSeen: number[] = [];
+    const again = await (async () => {
+      for await (const page of new PagePromise(stuck).pages()) pagesSeen.push(page.meta.current_page);
+    })().catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ResponseValidationError);
+    expect(pagesSeen).toEqual([1]);
+  });
+
+  it('stops a walk that cycles back to earlier pages, at the first page made only of ids seen before', async () => {
+    const { fetch, asked } = fetcher([
+      { data: rows(1, 2), meta: meta(1, 9) },
+      { data: rows(3, 4), meta: meta(2, 9) },
+      { data: rows(2, 1), meta: meta(3, 9) },
+    ]);
+    const items: number[] = [];
+    const error = await (async () => {
+      for await (const item of new PagePromise(fetch)) items.push(item.id);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toMatch(
+      /^List page 3 repeats only ids already seen on earlier pages, yet says page 4 follows/,
+    );
+    expect(items).toEqual([1, 2, 3, 4]);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('goes on past a page that repeats only some ids, and ends on a last page of ids all seen before', async () => {
+    // Records created during the walk push seen items onto later pages; the last page holds nothing new.
+    const { fetch, asked } = fetcher([
+      { data: rows(6, 5), meta: meta(1, 3) },
+      { data: rows(5, 4), meta: meta(2, 3) },
+      { data: rows(4), meta: meta(3, 3) },
+    ]);
+    const items: Row[] = [];
+    for await (const item of new PagePromise(fetch)) items.push(item);
+    expect(ids(items)).toEqual([6, 5, 4]);
+    const pageIds: number[][] = [];
+    for await (const page of new PagePromise(fetch).pages()) pageIds.push(ids(page.data));
+    expect(pageIds).toEqual([[6, 5], [5, 4], [4]]);
+    expect(asked).toEqual([1, 2, 3, 1, 2, 3]);
   });
 
   it('forgets the ids between walks: a second walk of the same promise gives every item again', async () => {

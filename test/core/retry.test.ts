@@ -6,6 +6,7 @@ import {
   type Failure,
   RETRY_STATUSES,
   retryReason,
+  serverWaitMs,
   shouldRetry,
 } from '../../src/core/retry.js';
 import { bearerClient, paramClient } from '../helpers/core.js';
@@ -295,6 +296,14 @@ describe('shouldRetry (ky: false refuses, true backs off, undefined lets ky deci
     const reset = String(Math.floor(Date.now() / 1000) + 120);
     expect(shouldRetry(status(429, { 'x-ratelimit-reset': reset }), true)).toBe(false);
     expect(shouldRetry(status(500, { 'retry-after': '3600' }), true)).toBeUndefined();
+  });
+
+  it('refuses a wait over 60 s in any header ky waits on, and lets a reset long past through at once', () => {
+    expect(shouldRetry(status(429, { 'ratelimit-reset': '3600' }), true)).toBe(false);
+    expect(shouldRetry(status(503, { 'x-ratelimit-retry-after': '120' }), true)).toBe(false);
+    expect(shouldRetry(status(429, { 'x-ratelimit-reset': '1000000000' }), true)).toBeUndefined();
+    expect(serverWaitMs(status(429, { 'x-ratelimit-reset': '1000000000' }))).toBe(0);
+    expect(serverWaitMs(status(429, { 'x-ratelimit-reset': '999999999' }))).toBe(999_999_999_000);
   });
 
   it('never retries a fault that is not a network error', () => {

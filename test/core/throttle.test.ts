@@ -140,6 +140,25 @@ describe('Throttle', () => {
     expect(granted).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it("reads a 429's wait as ky does: a reset below 10^9 is seconds, from 10^9 on a Unix time", () => {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const cases: [Record<string, string>, number | undefined][] = [
+      [{ 'x-ratelimit-reset': '3' }, 3_000],
+      [{ 'ratelimit-reset': '2' }, 2_000],
+      [{ 'x-ratelimit-reset': String(nowSeconds + 5) }, 5_000],
+      // Long past: nothing to wait for.
+      [{ 'x-ratelimit-reset': '1000000000' }, undefined],
+    ];
+    for (const [headers, pause] of cases) {
+      const throttle = new Throttle({});
+      expect(throttle.tryTake()).toBe(true);
+      finish(throttle, answer(429, headers));
+      expect(throttle.snapshot().pausedUntil?.getTime()).toBe(
+        pause === undefined ? undefined : Date.now() + pause,
+      );
+    }
+  });
+
   it('pauses every call after a 429 for its Retry-After, then lets one request find the new window', async () => {
     const throttle = new Throttle({});
     const { granted, take } = taker(throttle);

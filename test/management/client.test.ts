@@ -55,6 +55,20 @@ describe('ManagementClient', () => {
     expect(JSON.stringify(client)).not.toContain(SECRET);
   });
 
+  it('refuses a header value with a CR or LF, on the client or a call, without echoing it', async () => {
+    const headers = { 'x-trace-id': `${SECRET}\r\nX-Injected: 1` };
+    expect(() => new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, headers })).toThrow(
+      'headers: the value of "x-trace-id" has a CR, LF or NUL, or a character beyond U+00FF',
+    );
+    const client = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
+    const error = await client.pixels.get(1, { headers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).attempts).toBe(0);
+    expect(JSON.stringify(error)).not.toContain(SECRET);
+    expect(() => client.withOptions({ headers })).toThrow(InvalidParamsError);
+    expect(msw.captured).toHaveLength(0);
+  });
+
   it('refuses an Authorization header, on the client or a call: the key goes in apiKey', async () => {
     for (const name of ['Authorization', 'authorization', 'AUTHORIZATION']) {
       let error: unknown;

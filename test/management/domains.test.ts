@@ -1,4 +1,4 @@
-import { http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   type Domain,
@@ -218,6 +218,12 @@ describe('Domains.delete', () => {
     expect(msw.captured[0]).toMatchObject({ method: 'DELETE', url: `${ROOT}/domains/6`, body: '' });
     expect(msw.captured[0]?.headers).toMatchObject(COMMON_HEADERS);
     expect(receipt).toEqual({ id: 6, object: 'domain', deleted: true });
+  });
+
+  it('resolves a 204 No Content to the receipt it would have sent', async () => {
+    msw.use(http.delete(`${ROOT}/domains/6`, () => new HttpResponse(null, { status: 204 })));
+    await expect(client().domains.delete(6)).resolves.toEqual({ id: 6, object: 'domain', deleted: true });
+    expect(msw.captured).toHaveLength(1);
   });
 
   it('rejects a bad id before any request', async () => {

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   Page,
   type Pixel,
+  ResponseValidationError,
 } from '../../src/index.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE_URL, failure, laravel, laravelPage, ROOT, SECRET, wireDomain, wirePixel } from './fixtures.js';
@@ -153,6 +154,39 @@ describe('Pixels.list pages', () => {
       `GET ${ROOT}/pixels?page=3: asked for page 3, the answer is page 1`,
     );
   });
+
+  it('reads a meta sent as numeric strings as numbers, and walks on from it', async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels`, ({ request }) => {
+        const page = pageOf(request.url);
+        const meta = { current_page: String(page), last_page: '2', per_page: '10', total: '11' };
+        const range = page === 1 ? { from: '1', to: '10' } : { from: '11', to: '11' };
+        const ids = page === 1 ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : [11];
+        return laravel({ data: ids.map((id) => wirePixel({ id })), meta: { ...meta, ...range } });
+      }),
+    );
+    const first = await client().pixels.list({ per_page: 10 });
+    expect(first.meta).toEqual({ current_page: 1, last_page: 2, per_page: 10, total: 11, from: 1, to: 10 });
+    const ids: number[] = [];
+    for await (const pixel of client().pixels.list({ per_page: 10 })) ids.push(pixel.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it.each(['1.5', '-1', 'one', ''])(
+    'refuses a meta number sent as %j: ResponseValidationError',
+    async (sent) => {
+      msw.use(
+        http.get(`${ROOT}/pixels`, () =>
+          laravel({ data: [wirePixel({ id: 1 })], meta: { current_page: 1, last_page: sent } }),
+        ),
+      );
+      const error = await failure(() => client().pixels.list());
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect((error as ResponseValidationError).issues.map((issue) => issue.path.join('.'))).toContain(
+        'meta.last_page',
+      );
+    },
+  );
 
   it('reads { data } without meta as a single page', async () => {
     msw.use(

@@ -353,6 +353,35 @@ describe('Pixels.delete', () => {
     expect(receipt).toEqual({ id: 12, object: 'pixel', deleted: true });
   });
 
+  it('resolves a 204 No Content to the receipt it would have sent, from one request', async () => {
+    msw.use(http.delete(`${ROOT}/pixels/12`, () => new HttpResponse(null, { status: 204 })));
+    const { data, response } = await client().pixels.delete('12').withResponse();
+    expect(data).toEqual({ id: 12, object: 'pixel', deleted: true });
+    expect(response.status).toBe(204);
+    expect(msw.captured).toHaveLength(1);
+  });
+
+  it('still refuses an empty 200 (a cut answer) and a 204 to a GET: ResponseValidationError', async () => {
+    msw.use(
+      http.delete(`${ROOT}/pixels/12`, () => new HttpResponse('', { status: 200 })),
+      http.get(`${ROOT}/pixels/12`, () => new HttpResponse(null, { status: 204 })),
+    );
+    const deleted = await client()
+      .pixels.delete(12)
+      .catch((e: unknown) => e);
+    expect(deleted).toBeInstanceOf(ResponseValidationError);
+    expect((deleted as Error).message).toBe(
+      `DELETE ${ROOT}/pixels/12 answered 200 but not with JSON: the body was empty`,
+    );
+    const got = await client()
+      .pixels.get(12)
+      .catch((e: unknown) => e);
+    expect(got).toBeInstanceOf(ResponseValidationError);
+    expect((got as Error).message).toBe(
+      `GET ${ROOT}/pixels/12 answered 204 but not with JSON: the body was empty`,
+    );
+  });
+
   it('maps a 404 to NotFoundError', async () => {
     msw.use(
       http.delete(`${ROOT}/pixels/12`, () => laravel({ message: 'Resource not found.', status: 404 }, 404)),

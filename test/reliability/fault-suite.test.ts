@@ -15,6 +15,7 @@ import {
   TOKEN,
   useRig,
 } from './harness.js';
+import { hostileAnswerScenarios } from './hostile-answer-scenarios.js';
 import { httpScenarios } from './http-scenarios.js';
 
 // The whole fault-injection suite runs in this one file, in order, so the secrets test at the end sees every
@@ -28,6 +29,7 @@ const groups: [string, Scenario[]][] = [
   ['servers that send too much, or never finish', boundedScenarios],
   ['Catalog faults', catalogScenarios],
   ['servers that echo the key', echoScenarios],
+  ['answers that are not about what was asked', hostileAnswerScenarios],
 ];
 const all = groups.flatMap(([, scenarios]) => scenarios);
 
