@@ -71,15 +71,9 @@ export class HttpClient {
     return this.request('GET', path, schema, { options, query });
   }
 
-  /** POST `body` (form or JSON, per API) to `path`; `secrets` are values to mask in errors (a purchase code). */
-  post<T>(
-    path: string,
-    schema: ZodType<T>,
-    body: Body,
-    options?: RequestOptions,
-    secrets?: string[],
-  ): APIPromise<T> {
-    return this.request('POST', path, schema, { options, body, secrets });
+  /** POST `body` (form or JSON, per API) to `path`. */
+  post<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
+    return this.request('POST', path, schema, { options, body });
   }
 
   /** PUT `body` to `path`. */
