@@ -148,6 +148,15 @@ describe('error answers are scrubbed after parsing', () => {
     expect(answer.isJson).toBe(true);
   });
 
+  it('masks every purchase_code field of a parsed body to its last four characters, at any depth', () => {
+    const body = { purchase_code: 'aaaa-bbbb-cccc-9f3a', item: { purchase_code: `x${SECRET}1234` }, n: 1 };
+    expect(scrubParsed(body, scrub)).toEqual({
+      purchase_code: '***9f3a',
+      item: { purchase_code: '***1234' },
+      n: 1,
+    });
+  });
+
   it('keeps a "__proto__" key of a body as a key, not as a prototype', () => {
     const answer = decodeAnswer(new Response(null, { status: 400 }), '{"__proto__":{"x":1}}', 'GET x', scrub);
     expect(Object.getPrototypeOf(answer.body)).toBe(Object.prototype);
