@@ -17,7 +17,7 @@ import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { readText, type Send } from './read-fetch.js';
-import { redactUrl, type Scrub, scrubber } from './redact.js';
+import { redactUrl, type Scrub, scrubber, withCodes } from './redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
 import { ownError } from './response-errors.js';
 import type { Method, RetryPolicy } from './retry.js';
@@ -93,7 +93,7 @@ export class HttpClient {
 
   async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T>): Promise<WithResponse<T>> {
     const options = call.options ?? {};
-    const scrub = call.secrets ? scrubber(this.#options.apiKey, call.secrets) : this.#scrub;
+    const scrub = call.secrets ? withCodes(this.#scrub, call.secrets) : this.#scrub;
     // Bad input throws here, before anything is sent (attempts: 0).
     const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
     const trace = new Trace(method, scrub(redactUrl(this.#root + input)));

@@ -6,12 +6,14 @@ export type Scrub = (text: string) => string;
  * code as its last four characters (`***9f3a`), and so does any `purchase_code` field a body echoes.
  */
 export function scrubber(apiKey: string, codes: readonly string[] = []): Scrub {
-  if (codes.length === 0) return (text) => redact(text, apiKey);
-  return (text) => {
-    let out = redact(text, apiKey);
-    for (const code of codes) out = replaceForms(out, code, maskCode(code));
-    return maskCodeFields(out);
-  };
+  return withCodes(masking(apiKey, '***'), codes);
+}
+
+/** `scrub` (a client's, built once) that also masks a call's purchase codes, and any `purchase_code` field. */
+export function withCodes(scrub: Scrub, codes: readonly string[]): Scrub {
+  if (codes.length === 0) return scrub;
+  const masks = codes.map((code) => masking(code, maskCode(code)));
+  return (text) => maskCodeFields(masks.reduce((out, mask) => mask(out), scrub(text)));
 }
 
 /** Every `purchase_code` field of a JSON or form text, masked to its last four characters. */
@@ -39,39 +41,31 @@ export function maskCode(code: string): string {
  * that carried the key).
  */
 export function redact(text: string, secret: string): string {
-  return replaceForms(text, secret, '***');
+  return masking(secret, '***')(text);
 }
 
-function replaceForms(text: string, secret: string, mask: string): string {
-  if (secret === '') return text;
-  return text.replace(formsOf(secret), () => mask);
+/** Replaces every form of `secret` by `mask`; the pattern is built once, since a scrub runs on every log line. */
+function masking(secret: string, mask: string): Scrub {
+  if (secret === '') return (text) => text;
+  const pattern = formsOf(secret);
+  return (text) => text.replace(pattern, () => mask);
 }
 
-const patterns = new Map<string, RegExp>();
-
-/** One pattern for every form of `secret`; kept per secret, since scrubbing runs on every log line. */
+/** One pattern for every form of `secret`. */
 function formsOf(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern === undefined) {
-    const once = [encodeURIComponent(secret), formEncoded(secret)];
-    const encoded = new Set([
-      ...once,
-      ...once.flatMap((form) => [encodeURIComponent(form), formEncoded(form)]),
-    ]);
-    encoded.delete(secret);
-    const alternatives = [
-      jsonEscaped(secret),
-      ...[...encoded].map((form) =>
-        escapeRegExp(form).replace(/%([0-9A-F]{2})/g, (_, hex) => `%${hexCase(hex)}`),
-      ),
-    ];
-    pattern = new RegExp(alternatives.join('|'), 'g');
-    // A process sees a handful of keys and, per call, a purchase code: the cache stays small, but stays bounded.
-    if (patterns.size >= 64) patterns.clear();
-    patterns.set(secret, pattern);
-  }
-  pattern.lastIndex = 0;
-  return pattern;
+  const once = [encodeURIComponent(secret), formEncoded(secret)];
+  const encoded = new Set([
+    ...once,
+    ...once.flatMap((form) => [encodeURIComponent(form), formEncoded(form)]),
+  ]);
+  encoded.delete(secret);
+  const alternatives = [
+    jsonEscaped(secret),
+    ...[...encoded].map((form) =>
+      escapeRegExp(form).replace(/%([0-9A-F]{2})/g, (_, hex) => `%${hexCase(hex)}`),
+    ),
+  ];
+  return new RegExp(alternatives.join('|'), 'g');
 }
 
 /** As a query string carries it: URLSearchParams also escapes !'()~ and writes a space as '+'. */

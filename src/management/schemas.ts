@@ -23,14 +23,14 @@ export function isKnownPixelType(type: string): type is PixelType {
   return (PIXEL_TYPES as readonly string[]).includes(type);
 }
 
-/** A whole number; a numeric string (some proxies and PHP setups send one) is read as its number. */
+/**
+ * An id, a count or a page number: a whole number; a numeric string (some proxies and PHP setups send one) is read
+ * as its number.
+ */
 const WholeSchema = z.union([
   z.int().check(z.nonnegative()),
   z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
 ]);
-
-/** Ids are integers, or numeric strings read as numbers. */
-const IdSchema = WholeSchema;
 
 /** A timestamp as sent, e.g. `2025-01-15T10:20:30.000000Z` (microseconds), kept as the string. */
 const TimestampSchema = z.string();
@@ -45,7 +45,7 @@ const PixelTypeSchema = z.pipe(
 
 /** A tracking pixel: an ad or analytics network and its pixel id. */
 export const PixelSchema = z.object({
-  id: IdSchema,
+  id: WholeSchema,
   /** Up to 32 characters, unique per user. */
   name: z.string(),
   /** One of `PIXEL_TYPES`, or a newer type kept as sent. */
@@ -61,7 +61,7 @@ export type Pixel = z.infer<typeof PixelSchema>;
 
 /** A custom domain, with the pages its root and unknown paths redirect to. */
 export const DomainSchema = z.object({
-  id: IdSchema,
+  id: WholeSchema,
   /** The domain name; it cannot change. */
   name: z.string(),
   /** Protocol and name, e.g. `https://go.example.com`; sent by the real servers. */
@@ -78,7 +78,7 @@ export type Domain = z.infer<typeof DomainSchema>;
 
 /** The answer to a delete: which record went away. */
 export const DeleteReceiptSchema = z.object({
-  id: IdSchema,
+  id: WholeSchema,
   /** `'pixel'` or `'domain'`. */
   object: z.string(),
   deleted: z.boolean(),
@@ -97,17 +97,14 @@ export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
   ]);
 }
 
-/** A count or a page number: numeric strings are read as numbers, like ids. */
-const count = WholeSchema;
-
 /** Laravel's `meta`; each field optional, so a partial one still reads. Its `links` and `path` are ignored. */
 const PageMetaSchema = z.object({
-  current_page: z.optional(count),
-  last_page: z.optional(count),
-  per_page: z.optional(count),
-  total: z.optional(count),
-  from: z.optional(z.nullable(count)),
-  to: z.optional(z.nullable(count)),
+  current_page: z.optional(WholeSchema),
+  last_page: z.optional(WholeSchema),
+  per_page: z.optional(WholeSchema),
+  total: z.optional(WholeSchema),
+  from: z.optional(z.nullable(WholeSchema)),
+  to: z.optional(z.nullable(WholeSchema)),
 });
 
 /**
