@@ -1,6 +1,6 @@
 export * from './catalog/index.js';
-export type { WithResponse } from './core/api-promise.js';
-export { APIPromise } from './core/api-promise.js';
+export type { WithResponse } from './core/transport/api-promise.js';
+export { APIPromise } from './core/transport/api-promise.js';
 export type {
   AnyContentPlatformError,
   APIConnectionErrorInit,
@@ -10,7 +10,7 @@ export type {
   CatalogErrorName,
   ContentPlatformErrorName,
   ValidationIssue,
-} from './core/errors.js';
+} from './core/errors/classes.js';
 export {
   AccountRequestError,
   APIConnectionError,
@@ -33,12 +33,12 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from './core/errors.js';
-export type { Hooks, KyInstance } from './core/http.js';
-export type { LogFields } from './core/log.js';
-export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/options.js';
-export type { Id } from './core/path.js';
-export { redactUrl } from './core/redact.js';
-export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle.js';
+} from './core/errors/classes.js';
+export type { Hooks, KyInstance } from './core/transport/http.js';
+export type { LogFields } from './core/transport/log.js';
+export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/transport/options.js';
+export type { Id } from './core/transport/path.js';
+export { redactUrl } from './core/errors/redact.js';
+export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle/throttle.js';
 export * from './management/index.js';
 export { VERSION } from './version.js';

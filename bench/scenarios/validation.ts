@@ -19,7 +19,7 @@ async function loadSchemas(): Promise<{
       contents:
         "export { PixelPageSchema } from './src/management/schemas.ts';\n" +
         "export { ItemsEnvelopeSchema } from './src/catalog/schemas.ts';\n" +
-        "export { compiled } from './src/core/schema.ts';",
+        "export { compiled } from './src/core/transport/schema.ts';",
       resolveDir: root,
       loader: 'ts',
     },

@@ -1,6 +1,6 @@
-import type { APIPromise } from '../core/api-promise.js';
-import type { HttpClient } from '../core/http.js';
-import type { RequestOptions } from '../core/options.js';
+import type { APIPromise } from '../core/transport/api-promise.js';
+import type { HttpClient } from '../core/transport/http.js';
+import type { RequestOptions } from '../core/transport/options.js';
 import { type Account, AccountEnvelopeSchema } from './schemas.js';
 
 /**

@@ -1,8 +1,8 @@
-import { AccountRequestError, AuthenticationError } from '../core/errors.js';
-import { type ApiConfig, HttpClient } from '../core/http.js';
-import { derivedFrom, parentOf } from '../core/lineage.js';
-import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
-import type { RateLimitSnapshot } from '../core/throttle.js';
+import { AccountRequestError, AuthenticationError } from '../core/errors/classes.js';
+import { type ApiConfig, HttpClient } from '../core/transport/http.js';
+import { derivedFrom, parentOf } from '../core/transport/lineage.js';
+import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/transport/options.js';
+import type { RateLimitSnapshot } from '../core/throttle/throttle.js';
 import { AccountResource } from './account.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';

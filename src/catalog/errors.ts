@@ -1,4 +1,4 @@
-import { type Answer, scrubHeaders } from '../core/error-map.js';
+import { type Answer, scrubHeaders } from '../core/errors/answer.js';
 import {
   AccountRequestError,
   type APIErrorInit,
@@ -7,9 +7,9 @@ import {
   InvalidPurchaseCodeError,
   ItemNotFoundError,
   NoItemsError,
-} from '../core/errors.js';
-import { MAX_JSON_DEPTH, scrubParsed } from '../core/parsed-body.js';
-import type { Scrub } from '../core/redact.js';
+} from '../core/errors/classes.js';
+import { MAX_JSON_DEPTH, scrubParsed } from '../core/errors/scrub-body.js';
+import type { Scrub } from '../core/errors/redact.js';
 import { type CatalogCondition, catalogStatus, matchCatalogMessage } from './arabic.js';
 
 type CatalogErrorClass = new (init: APIErrorInit & { code: CatalogErrorCode; msg: string }) => CatalogError;

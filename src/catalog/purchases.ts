@@ -1,8 +1,8 @@
-import { type APIPromise, deferred } from '../core/api-promise.js';
-import { InvalidParamsError, ResponseValidationError } from '../core/errors.js';
-import type { HttpClient } from '../core/http.js';
-import type { RequestOptions } from '../core/options.js';
-import { maskCode } from '../core/redact.js';
+import { type APIPromise, deferred } from '../core/transport/api-promise.js';
+import { InvalidParamsError, ResponseValidationError } from '../core/errors/classes.js';
+import type { HttpClient } from '../core/transport/http.js';
+import type { RequestOptions } from '../core/transport/options.js';
+import { maskCode } from '../core/errors/redact.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
 
 /** `catalog.purchases`: purchase-code validation. */

@@ -1,7 +1,7 @@
-import { type ApiConfig, HttpClient } from '../core/http.js';
-import { derivedFrom, parentOf } from '../core/lineage.js';
-import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/options.js';
-import type { RateLimitSnapshot } from '../core/throttle.js';
+import { type ApiConfig, HttpClient } from '../core/transport/http.js';
+import { derivedFrom, parentOf } from '../core/transport/lineage.js';
+import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/transport/options.js';
+import type { RateLimitSnapshot } from '../core/throttle/throttle.js';
 import { Domains } from './domains.js';
 import { readManagementError } from './errors.js';
 import { Pixels } from './pixels.js';

@@ -1,5 +1,5 @@
-import { type Answer, type ErrorDetail, statusError } from '../core/error-map.js';
-import type { APIError } from '../core/errors.js';
+import { type Answer, type ErrorDetail, statusError } from '../core/errors/answer.js';
+import type { APIError } from '../core/errors/classes.js';
 
 /**
  * Reads a Laravel error body: `{ message: '…' }`, or on 422 the field map the real server puts under

@@ -1,5 +1,5 @@
-export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pagination.js';
-export { Page, PagePromise } from '../core/pagination.js';
+export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pages/page.js';
+export { Page, PagePromise } from '../core/pages/page.js';
 export { ManagementClient, type ManagementClientOptions } from './client.js';
 export { Domains } from './domains.js';
 export type {

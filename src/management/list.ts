@@ -1,7 +1,7 @@
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import type { HttpClient, Query } from '../core/http.js';
-import type { RequestOptions } from '../core/options.js';
-import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pagination.js';
+import type { HttpClient, Query } from '../core/transport/http.js';
+import type { RequestOptions } from '../core/transport/options.js';
+import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pages/page.js';
 
 /**
  * Lists `resource` page by page: every page is `GET resource` with the caller's checked filters and

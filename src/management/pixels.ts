@@ -1,8 +1,8 @@
-import { type APIPromise, deferred } from '../core/api-promise.js';
-import type { HttpClient } from '../core/http.js';
-import type { RequestOptions } from '../core/options.js';
-import { deferredPage, type PagePromise } from '../core/pagination.js';
-import { type Id, path } from '../core/path.js';
+import { type APIPromise, deferred } from '../core/transport/api-promise.js';
+import type { HttpClient } from '../core/transport/http.js';
+import type { RequestOptions } from '../core/transport/options.js';
+import { deferredPage, type PagePromise } from '../core/pages/page.js';
+import { type Id, path } from '../core/transport/path.js';
 import { listPages } from './list.js';
 import {
   checkParams,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIPromise, deferred } from '../../src/core/api-promise.js';
+import { APIPromise, deferred } from '../../src/core/transport/api-promise.js';
 
 const response = new Response(null, { status: 201, headers: { 'x-ratelimit-remaining': '7' } });
 

@@ -27,13 +27,13 @@ describe('SDK boundaries', () => {
 
   it('has one door to ky: only core/http.ts imports it (types included)', () => {
     const importers = files.filter((file) => /from 'ky(\/[^']*)?'/.test(read(file)));
-    expect(importers.map(name)).toEqual(['core/http.ts']);
+    expect(importers.map(name)).toEqual(['core/transport/http.ts']);
   });
 
   it('has one door to the network: only core/http.ts uses the global fetch', () => {
     const callers = files.filter((file) =>
       /globalThis\.fetch\b/.test(read(file).replace(/^\s*(\/\*|\*|\/\/).*$/gm, '')),
     );
-    expect(callers.map(name)).toEqual(['core/http.ts']);
+    expect(callers.map(name)).toEqual(['core/transport/http.ts']);
   });
 });

@@ -1,12 +1,12 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { decodeAnswer } from '../../src/core/error-map.js';
-import * as errors from '../../src/core/errors.js';
-import { resolveOptions } from '../../src/core/options.js';
-import { MAX_JSON_DEPTH, scrubParsed } from '../../src/core/parsed-body.js';
-import { scrubber } from '../../src/core/redact.js';
-import { unreadableError } from '../../src/core/response-errors.js';
+import { decodeAnswer } from '../../src/core/errors/answer.js';
+import * as errors from '../../src/core/errors/classes.js';
+import { resolveOptions } from '../../src/core/transport/options.js';
+import { MAX_JSON_DEPTH, scrubParsed } from '../../src/core/errors/scrub-body.js';
+import { scrubber } from '../../src/core/errors/redact.js';
+import { unreadableError } from '../../src/core/errors/answer-errors.js';
 import { bearerClient, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
 import { failure } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';

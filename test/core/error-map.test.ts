@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Answer, describeBody, statusError } from '../../src/core/error-map.js';
-import * as errors from '../../src/core/errors.js';
+import { type Answer, describeBody, statusError } from '../../src/core/errors/answer.js';
+import * as errors from '../../src/core/errors/classes.js';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}, isJson = true): Answer {
   return { status, statusText: '', headers: new Headers(headers), body, isJson, request: 'GET pixels/1' };

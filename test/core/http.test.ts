@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import * as errors from '../../src/core/errors.js';
+import * as errors from '../../src/core/errors/classes.js';
 import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
 import { failure, leakSurface } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidParamsError } from '../../src/core/errors.js';
-import { extraHeaders, resolveOptions } from '../../src/core/options.js';
+import { InvalidParamsError } from '../../src/core/errors/classes.js';
+import { extraHeaders, resolveOptions } from '../../src/core/transport/options.js';
 import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
 
 function failure(run: () => unknown): InvalidParamsError {

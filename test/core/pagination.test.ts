@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APIPromise } from '../../src/core/api-promise.js';
-import { ContentPlatformError, InvalidParamsError, ResponseValidationError } from '../../src/core/errors.js';
+import { APIPromise } from '../../src/core/transport/api-promise.js';
+import { ContentPlatformError, InvalidParamsError, ResponseValidationError } from '../../src/core/errors/classes.js';
 import {
   checkPage,
   type Identified,
@@ -8,7 +8,7 @@ import {
   type PageFetcher,
   PagePromise,
   type RawPage,
-} from '../../src/core/pagination.js';
+} from '../../src/core/pages/page.js';
 
 type Row = Identified & { name: string };
 const row = (id: number): Row => ({ id, name: `row ${id}` });

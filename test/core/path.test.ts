@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParamsError } from '../../src/core/errors.js';
-import { checkId, path } from '../../src/core/path.js';
+import { InvalidParamsError } from '../../src/core/errors/classes.js';
+import { checkId, path } from '../../src/core/transport/path.js';
 
 describe('path', () => {
   it('interpolates numeric and digit-string ids', () => {

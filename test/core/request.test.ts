@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Encoding, outgoing } from '../../src/core/request.js';
+import { type Encoding, outgoing } from '../../src/core/transport/request.js';
 
 const bearerForm: Encoding = { credentials: { kind: 'bearer' }, body: 'form' };
 const paramJson: Encoding = { credentials: { kind: 'param', name: 'api_key' }, body: 'json' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESET_EPOCH_FROM, resetAsSdkReads, retryAfterSeconds } from '../../src/core/retry-after.js';
+import { RESET_EPOCH_FROM, resetAsSdkReads, retryAfterSeconds } from '../../src/core/errors/wait.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 const seconds = (headers: Record<string, string>) => retryAfterSeconds(new Headers(headers), now);

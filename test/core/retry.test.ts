@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
-import * as errors from '../../src/core/errors.js';
+import * as errors from '../../src/core/errors/classes.js';
 import {
   connectionCode,
   type Failure,
@@ -8,7 +8,7 @@ import {
   retryReason,
   serverWaitMs,
   shouldRetry,
-} from '../../src/core/retry.js';
+} from '../../src/core/transport/retry.js';
 import { bearerClient, paramClient } from '../helpers/core.js';
 
 const Anything = z.unknown();

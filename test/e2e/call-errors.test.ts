@@ -234,8 +234,8 @@ describe('DELETE after an attempt that got no answer', () => {
 describe('instanceof across copies of the SDK', () => {
   it('holds per class for an error thrown by another copy of the modules (ESM and CJS builds alike)', async () => {
     // A second instance of the module, as the CommonJS build or a second install is: its own classes.
-    const copy = '../../src/core/errors.js?copy=2';
-    const other = (await import(/* @vite-ignore */ copy)) as typeof import('../../src/core/errors.js');
+    const copy = '../../src/core/errors/classes.js?copy=2';
+    const other = (await import(/* @vite-ignore */ copy)) as typeof import('../../src/core/errors/classes.js');
     expect(other.NotFoundError).not.toBe(NotFoundError);
     const foreign = new other.NotFoundError({
       status: 404,

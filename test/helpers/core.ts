@@ -1,6 +1,6 @@
-import type { ApiConfig } from '../../src/core/http.js';
-import { HttpClient } from '../../src/core/http.js';
-import { type ClientOptions, resolveOptions } from '../../src/core/options.js';
+import type { ApiConfig } from '../../src/core/transport/http.js';
+import { HttpClient } from '../../src/core/transport/http.js';
+import { type ClientOptions, resolveOptions } from '../../src/core/transport/options.js';
 
 /** A key distinctive enough that finding it anywhere in a text is certainly a leak. */
 export const SECRET = 'sk_live_SECRET_KEY_0123456789';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readCatalogError } from '../../src/catalog/errors.js';
-import { decodeAnswer } from '../../src/core/error-map.js';
-import { APIError, CatalogError } from '../../src/core/errors.js';
-import { scrubber } from '../../src/core/redact.js';
+import { decodeAnswer } from '../../src/core/errors/answer.js';
+import { APIError, CatalogError } from '../../src/core/errors/classes.js';
+import { scrubber } from '../../src/core/errors/redact.js';
 import { readManagementError } from '../../src/management/errors.js';
 
 const RUNS = { numRuns: 1000 };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type APIError, InternalServerError, ResponseValidationError } from '../../src/core/errors.js';
+import { type APIError, InternalServerError, ResponseValidationError } from '../../src/core/errors/classes.js';
 import { attempts, editJson, failure, type Scenario } from './harness.js';
 
 type Json = Record<string, unknown>;

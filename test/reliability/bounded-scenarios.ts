@@ -11,7 +11,7 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/classes.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { capturingLogger, failure, MGMT_KEY, type Middleware, type Scenario, since } from './harness.js';
 

@@ -8,7 +8,7 @@ import {
   ItemNotFoundError,
   NoItemsError,
   ResponseValidationError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/classes.js';
 import { attempts, editJson, failure, type Scenario } from './harness.js';
 
 const isValidation = (r: Request) => r.method === 'POST';

@@ -5,7 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   InternalServerError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/classes.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { type ListeningServer, listen } from '../../src/testing/index.js';
 import {

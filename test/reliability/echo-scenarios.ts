@@ -8,7 +8,7 @@ import {
   InternalServerError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/classes.js';
 import { CATALOG_KEY, failure, MGMT_KEY, type Scenario, TOKEN } from './harness.js';
 
 /** Faults where a server (or a proxy in front of it) echoes the key back: every error must mask it. */

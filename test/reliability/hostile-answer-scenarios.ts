@@ -6,8 +6,8 @@ import {
   NotFoundError,
   RateLimitError,
   ResponseValidationError,
-} from '../../src/core/errors.js';
-import type { Logger } from '../../src/core/options.js';
+} from '../../src/core/errors/classes.js';
+import type { Logger } from '../../src/core/transport/options.js';
 import {
   attempts,
   collected,

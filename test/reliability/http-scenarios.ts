@@ -5,7 +5,7 @@ import {
   InternalServerError,
   RateLimitError,
   ResponseValidationError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/classes.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 import {

@@ -1,6 +1,6 @@
-import { InvalidParamsError } from './errors.js';
-import type { Log } from './log.js';
-import { retryAfterSeconds } from './retry-after.js';
+import { InvalidParamsError } from '../errors/classes.js';
+import type { Log } from '../transport/log.js';
+import { retryAfterSeconds } from '../errors/wait.js';
 
 /** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
 export interface RateLimitOptions {

@@ -1,9 +1,9 @@
-import { answerError, type ReadError } from './answer.js';
+import { answerError, type ReadError } from './parse.js';
 import { timeoutError } from './call-end.js';
-import { APIUserAbortError, ContentPlatformError } from './errors.js';
+import { APIUserAbortError, ContentPlatformError } from '../errors/classes.js';
 import { failedRequest, readText } from './read-fetch.js';
-import type { Scrub } from './redact.js';
-import { connectionError, unreadableError } from './response-errors.js';
+import type { Scrub } from '../errors/redact.js';
+import { connectionError, unreadableError } from '../errors/answer-errors.js';
 import { connectionCode, type Failure, mayHaveActed } from './retry.js';
 import type { Trace } from './trace.js';
 

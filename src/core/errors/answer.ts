@@ -8,11 +8,11 @@ import {
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-} from './errors.js';
-import { MAX_JSON_DEPTH, scrubParsed } from './parsed-body.js';
-import { bodyCut, ERROR_BODY_BYTES } from './read-fetch.js';
+} from './classes.js';
+import { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
+import { bodyCut, ERROR_BODY_BYTES } from '../transport/read-fetch.js';
 import type { Scrub } from './redact.js';
-import { retryAfterSeconds } from './retry-after.js';
+import { retryAfterSeconds } from './wait.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
 export interface Answer {

@@ -1,4 +1,4 @@
-import { APIConnectionTimeoutError, type APIError, ContentPlatformError, recordCall } from './errors.js';
+import { APIConnectionTimeoutError, type APIError, ContentPlatformError, recordCall } from '../errors/classes.js';
 import type { Log } from './log.js';
 import type { Trace } from './trace.js';
 

@@ -1,6 +1,6 @@
-import { ContentPlatformError, ResponseValidationError } from './errors.js';
-import { normalise, type RawPage } from './page-meta.js';
-import type { Identified, Page } from './pagination.js';
+import { ContentPlatformError, ResponseValidationError } from '../errors/classes.js';
+import { normalise, type RawPage } from './meta.js';
+import type { Identified, Page } from './page.js';
 
 /**
  * Fails a list call whose answer cannot be the page asked for, so that no walk loops or stops early in silence:

@@ -1,5 +1,5 @@
-import { ResponseTooLargeError } from './errors.js';
-import { resetAsSdkReads } from './retry-after.js';
+import { ResponseTooLargeError } from '../errors/classes.js';
+import { resetAsSdkReads } from '../errors/wait.js';
 
 /** How one attempt is sent: a `fetch` as ky calls it (a Request, and ky's extra fetch options). */
 export type Send = (request: Request, init?: RequestInit) => Promise<Response>;

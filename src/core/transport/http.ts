@@ -7,21 +7,21 @@ import ky, {
   replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { parseAnswer, type ReadError } from './answer.js';
+import { parseAnswer, type ReadError } from './parse.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { finished } from './call-end.js';
 import { callFetch, callRetry } from './call-policy.js';
-import { NotFoundError } from './errors.js';
+import { NotFoundError } from '../errors/classes.js';
 import { callFailure, type FailureContext, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
 import { readText, type Send } from './read-fetch.js';
-import { redactUrl, type Scrub, scrubber, withCodes } from './redact.js';
+import { redactUrl, type Scrub, scrubber, withCodes } from '../errors/redact.js';
 import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
-import { ownError } from './response-errors.js';
+import { ownError } from '../errors/answer-errors.js';
 import type { Method, RetryPolicy } from './retry.js';
-import { type RateLimitSnapshot, Throttle } from './throttle.js';
+import { type RateLimitSnapshot, Throttle } from '../throttle/throttle.js';
 import { Trace } from './trace.js';
 import { CallTurns, queues, sharesThrottle } from './turns.js';
 

@@ -1,4 +1,4 @@
-import { isBranded, LINEAGE, lineageOf, named } from './error-brand.js';
+import { isBranded, LINEAGE, lineageOf, named } from './brand.js';
 
 /** Every error class's `name`: `switch (error.name)` on an `AnyContentPlatformError` narrows to the class. */
 export type ContentPlatformErrorName =

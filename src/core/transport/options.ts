@@ -1,9 +1,9 @@
-import { VERSION } from '../version.js';
-import { InvalidParamsError } from './errors.js';
+import { VERSION } from '../../version.js';
+import { InvalidParamsError } from '../errors/classes.js';
 import type { Hooks, KyInstance } from './http.js';
 import { quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
-import { type RateLimitOptions, rateLimitOption } from './throttle.js';
+import { type RateLimitOptions, rateLimitOption } from '../throttle/throttle.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';

@@ -1,5 +1,5 @@
 import type { Logger, LogLevel } from './options.js';
-import { maskCodeFields, type Scrub } from './redact.js';
+import { maskCodeFields, type Scrub } from '../errors/redact.js';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 

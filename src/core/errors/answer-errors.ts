@@ -1,13 +1,13 @@
-import { type Answer, describeBody } from './error-map.js';
+import { type Answer, describeBody } from './answer.js';
 import {
   APIConnectionError,
   APIError,
   AuthenticationError,
   ContentPlatformError,
   ResponseValidationError,
-} from './errors.js';
+} from './classes.js';
 import { redactUrl, type Scrub } from './redact.js';
-import { connectionCode } from './retry.js';
+import { connectionCode } from '../transport/retry.js';
 
 const MAX_LISTED_ISSUES = 3;
 

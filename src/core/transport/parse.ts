@@ -1,8 +1,8 @@
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
-import { type Answer, decodeAnswer, statusError } from './error-map.js';
-import type { APIError } from './errors.js';
-import type { Scrub } from './redact.js';
-import { isRedirect, notJsonError, redirectError, validationError } from './response-errors.js';
+import { type Answer, decodeAnswer, statusError } from '../errors/answer.js';
+import type { APIError } from '../errors/classes.js';
+import type { Scrub } from '../errors/redact.js';
+import { isRedirect, notJsonError, redirectError, validationError } from '../errors/answer-errors.js';
 import { compiled, PARSE_CONTEXT } from './schema.js';
 
 /** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */

@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from './retry-after.js';
+import { retryAfterSeconds } from '../errors/wait.js';
 
 /** HTTP methods the APIs use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

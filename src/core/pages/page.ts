@@ -1,11 +1,11 @@
-import { APIPromise, rejected } from './api-promise.js';
-import { ContentPlatformError, InvalidParamsError } from './errors.js';
-import { stalled } from './page-checks.js';
-import { normalise, type PageMeta, type RawPage } from './page-meta.js';
+import { APIPromise, rejected } from '../transport/api-promise.js';
+import { ContentPlatformError, InvalidParamsError } from '../errors/classes.js';
+import { stalled } from './checks.js';
+import { normalise, type PageMeta, type RawPage } from './meta.js';
 
-export { checkPage } from './page-checks.js';
+export { checkPage } from './checks.js';
 
-export type { PageMeta, RawPage } from './page-meta.js';
+export type { PageMeta, RawPage } from './meta.js';
 
 /** A list item: every Management record has an integer `id`, which tells the items of a walk apart. */
 export interface Identified {
