@@ -1,6 +1,4 @@
 export * from './catalog/index.js';
-export type { WithResponse } from './core/transport/api-promise.js';
-export { APIPromise } from './core/transport/api-promise.js';
 export type {
   AnyContentPlatformError,
   APIConnectionErrorInit,
@@ -10,7 +8,7 @@ export type {
   CatalogErrorName,
   ContentPlatformErrorName,
   ValidationIssue,
-} from './core/errors/classes.js';
+} from './core/errors/index.js';
 export {
   AccountRequestError,
   APIConnectionError,
@@ -32,13 +30,23 @@ export {
   RateLimitError,
   ResponseTooLargeError,
   ResponseValidationError,
+  redactUrl,
   UnprocessableEntityError,
-} from './core/errors/classes.js';
-export type { Hooks, KyInstance } from './core/transport/http.js';
-export type { LogFields } from './core/transport/log.js';
-export type { AppInfo, ClientOptions, FetchLike, Logger, LogLevel, RequestOptions } from './core/transport/options.js';
-export type { Id } from './core/transport/path.js';
-export { redactUrl } from './core/errors/redact.js';
-export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle/throttle.js';
+} from './core/errors/index.js';
+export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle/index.js';
+export type {
+  AppInfo,
+  ClientOptions,
+  FetchLike,
+  Hooks,
+  Id,
+  KyInstance,
+  LogFields,
+  Logger,
+  LogLevel,
+  RequestOptions,
+  WithResponse,
+} from './core/transport/index.js';
+export { APIPromise } from './core/transport/index.js';
 export * from './management/index.js';
 export { VERSION } from './version.js';

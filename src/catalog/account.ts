@@ -1,6 +1,4 @@
-import type { APIPromise } from '../core/transport/api-promise.js';
-import type { HttpClient } from '../core/transport/http.js';
-import type { RequestOptions } from '../core/transport/options.js';
+import type { APIPromise, HttpClient, RequestOptions } from '../core/transport/index.js';
 import { type Account, AccountEnvelopeSchema } from './schemas.js';
 
 /**

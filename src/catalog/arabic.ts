@@ -1,4 +1,4 @@
-import type { CatalogErrorCode } from '../core/errors/classes.js';
+import type { CatalogErrorCode } from '../core/errors/index.js';
 
 /** One of the four error conditions of the Catalog API (spec §7), as a stable code. */
 export type CatalogCondition = Exclude<CatalogErrorCode, 'bad_request' | 'unknown'>;

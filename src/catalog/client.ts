@@ -1,8 +1,15 @@
-import { AccountRequestError, AuthenticationError } from '../core/errors/classes.js';
-import { type ApiConfig, HttpClient } from '../core/transport/http.js';
-import { derivedFrom, parentOf } from '../core/transport/lineage.js';
-import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/transport/options.js';
-import type { RateLimitSnapshot } from '../core/throttle/throttle.js';
+import { AccountRequestError, AuthenticationError } from '../core/errors/index.js';
+import type { RateLimitSnapshot } from '../core/throttle/index.js';
+import {
+  type ApiConfig,
+  type ClientOptions,
+  derivedFrom,
+  HttpClient,
+  mergeOptions,
+  parentOf,
+  type RequestOptions,
+  resolveOptions,
+} from '../core/transport/index.js';
 import { AccountResource } from './account.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';

@@ -1,15 +1,17 @@
-import { type Answer, scrubHeaders } from '../core/errors/answer.js';
+import type { Scrub } from '../core/errors/index.js';
 import {
   AccountRequestError,
+  type Answer,
   type APIErrorInit,
   CatalogError,
   type CatalogErrorCode,
   InvalidPurchaseCodeError,
   ItemNotFoundError,
+  MAX_JSON_DEPTH,
   NoItemsError,
-} from '../core/errors/classes.js';
-import { MAX_JSON_DEPTH, scrubParsed } from '../core/errors/scrub-body.js';
-import type { Scrub } from '../core/errors/redact.js';
+  scrubHeaders,
+  scrubParsed,
+} from '../core/errors/index.js';
 import { type CatalogCondition, catalogStatus, matchCatalogMessage } from './arabic.js';
 
 type CatalogErrorClass = new (init: APIErrorInit & { code: CatalogErrorCode; msg: string }) => CatalogError;

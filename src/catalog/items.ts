@@ -1,7 +1,5 @@
-import { type APIPromise, deferred } from '../core/transport/api-promise.js';
-import type { HttpClient } from '../core/transport/http.js';
-import type { RequestOptions } from '../core/transport/options.js';
-import { checkId, type Id } from '../core/transport/path.js';
+import type { HttpClient, RequestOptions } from '../core/transport/index.js';
+import { type APIPromise, checkId, deferred, type Id } from '../core/transport/index.js';
 import { type Item, ItemEnvelopeSchema, ItemsEnvelopeSchema } from './schemas.js';
 
 /** `catalog.items`: the items tied to the API key. */

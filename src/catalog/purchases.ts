@@ -1,8 +1,6 @@
-import { type APIPromise, deferred } from '../core/transport/api-promise.js';
-import { InvalidParamsError, ResponseValidationError } from '../core/errors/classes.js';
-import type { HttpClient } from '../core/transport/http.js';
-import type { RequestOptions } from '../core/transport/options.js';
-import { maskCode } from '../core/errors/redact.js';
+import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
+import type { HttpClient, RequestOptions } from '../core/transport/index.js';
+import { type APIPromise, deferred } from '../core/transport/index.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
 
 /** `catalog.purchases`: purchase-code validation. */

@@ -1,7 +1,14 @@
-import { type ApiConfig, HttpClient } from '../core/transport/http.js';
-import { derivedFrom, parentOf } from '../core/transport/lineage.js';
-import { type ClientOptions, mergeOptions, type RequestOptions, resolveOptions } from '../core/transport/options.js';
-import type { RateLimitSnapshot } from '../core/throttle/throttle.js';
+import type { RateLimitSnapshot } from '../core/throttle/index.js';
+import {
+  type ApiConfig,
+  type ClientOptions,
+  derivedFrom,
+  HttpClient,
+  mergeOptions,
+  parentOf,
+  type RequestOptions,
+  resolveOptions,
+} from '../core/transport/index.js';
 import { Domains } from './domains.js';
 import { readManagementError } from './errors.js';
 import { Pixels } from './pixels.js';

@@ -1,8 +1,6 @@
-import { type APIPromise, deferred } from '../core/transport/api-promise.js';
-import type { HttpClient } from '../core/transport/http.js';
-import type { RequestOptions } from '../core/transport/options.js';
-import { deferredPage, type PagePromise } from '../core/pages/page.js';
-import { type Id, path } from '../core/transport/path.js';
+import { deferredPage, type PagePromise } from '../core/pages/index.js';
+import type { HttpClient, RequestOptions } from '../core/transport/index.js';
+import { type APIPromise, deferred, type Id, path } from '../core/transport/index.js';
 import { listPages } from './list.js';
 import {
   checkParams,

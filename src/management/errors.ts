@@ -1,5 +1,5 @@
-import { type Answer, type ErrorDetail, statusError } from '../core/errors/answer.js';
-import type { APIError } from '../core/errors/classes.js';
+import type { APIError } from '../core/errors/index.js';
+import { type Answer, type ErrorDetail, statusError } from '../core/errors/index.js';
 
 /**
  * Reads a Laravel error body: `{ message: '…' }`, or on 422 the field map the real server puts under

@@ -1,5 +1,5 @@
-export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pages/page.js';
-export { Page, PagePromise } from '../core/pages/page.js';
+export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pages/index.js';
+export { Page, PagePromise } from '../core/pages/index.js';
 export { ManagementClient, type ManagementClientOptions } from './client.js';
 export { Domains } from './domains.js';
 export type {

@@ -1,7 +1,6 @@
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import type { HttpClient, Query } from '../core/transport/http.js';
-import type { RequestOptions } from '../core/transport/options.js';
-import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pages/page.js';
+import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pages/index.js';
+import type { HttpClient, Query, RequestOptions } from '../core/transport/index.js';
 
 /**
  * Lists `resource` page by page: every page is `GET resource` with the caller's checked filters and

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidParamsError } from '../core/errors/classes.js';
+import { InvalidParamsError } from '../core/errors/index.js';
 import { PIXEL_TYPES } from './schemas.js';
 
 // The real server silently replaces a bad list value by its default (a typo returns the wrong data), so

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { RawPage } from '../core/pages/meta.js';
+import type { RawPage } from '../core/pages/index.js';
 
 /** The pixel types of the spec, in its order. */
 export const PIXEL_TYPES = [

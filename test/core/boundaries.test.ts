@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importCircles, importFindings, importGraph, sideDoors } from '../../scripts/check-imports.ts';
 
 const src = join(import.meta.dirname, '../../src');
 const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
@@ -25,9 +27,10 @@ describe('SDK boundaries', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['ky', 'zod']);
   });
 
-  it('has one door to ky: only core/http.ts imports it (types included)', () => {
-    const importers = files.filter((file) => /from 'ky(\/[^']*)?'/.test(read(file)));
-    expect(importers.map(name)).toEqual(['core/transport/http.ts']);
+  it('has one door to ky: only the transport room imports it (types included)', () => {
+    const importers = files.filter((file) => /from 'ky(\/[^']*)?'/.test(read(file))).map(name);
+    expect(importers.length).toBeGreaterThan(0);
+    expect(importers.filter((file) => !file.startsWith('core/transport/'))).toEqual([]);
   });
 
   it('has one door to the network: only core/http.ts uses the global fetch', () => {
@@ -35,5 +38,40 @@ describe('SDK boundaries', () => {
       /globalThis\.fetch\b/.test(read(file).replace(/^\s*(\/\*|\*|\/\/).*$/gm, '')),
     );
     expect(callers.map(name)).toEqual(['core/transport/http.ts']);
+  });
+});
+
+describe('import rules of src/ (scripts/check-imports.ts, also run by npm run lint)', () => {
+  it('has no import circle and enters every room of core/ through its index.ts', () => {
+    expect(importFindings(src)).toEqual([]);
+  });
+
+  it('keeps core/ to a few rooms, each with an index.ts', () => {
+    const entries = readdirSync(join(src, 'core'), { withFileTypes: true });
+    expect(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name)).toEqual([]);
+    expect(entries.length).toBeLessThanOrEqual(6);
+    for (const room of entries) expect(readdirSync(join(src, 'core', room.name))).toContain('index.ts');
+  });
+
+  it('finds a circle, type-only imports and re-exports included, and a side door into a room', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'imports-'));
+    try {
+      mkdirSync(join(dir, 'core/errors'), { recursive: true });
+      mkdirSync(join(dir, 'core/pages'), { recursive: true });
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      writeFileSync(join(dir, 'b.ts'), "export type { A as B } from './a.js';\n");
+      writeFileSync(join(dir, 'core/errors/index.ts'), "export * from './classes.js';\n");
+      writeFileSync(
+        join(dir, 'core/errors/classes.ts'),
+        '/** @example import { x } from "../pages/page.js" */\n',
+      );
+      writeFileSync(join(dir, 'core/pages/page.ts'), "import { E } from '../errors/classes.js';\n");
+      const graph = importGraph(dir);
+      expect(importCircles(graph)).toEqual([['a.ts', 'b.ts']]);
+      expect(sideDoors(graph)).toEqual(['core/pages/page.ts -> core/errors/classes.ts']);
+      expect(importFindings(dir)).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

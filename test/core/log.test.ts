@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLog } from '../../src/core/transport/log.js';
 import { maskCode, redact, redactUrl, scrubber } from '../../src/core/errors/redact.js';
+import { createLog } from '../../src/core/transport/log.js';
 
 describe('log', () => {
   const logger = () => ({ error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { APIPromise } from '../../src/core/transport/api-promise.js';
-import { ContentPlatformError, InvalidParamsError, ResponseValidationError } from '../../src/core/errors/classes.js';
+import {
+  ContentPlatformError,
+  InvalidParamsError,
+  ResponseValidationError,
+} from '../../src/core/errors/classes.js';
 import {
   checkPage,
   type Identified,
@@ -8,7 +11,8 @@ import {
   type PageFetcher,
   PagePromise,
   type RawPage,
-} from '../../src/core/pages/page.js';
+} from '../../src/core/pages/index.js';
+import { APIPromise } from '../../src/core/transport/api-promise.js';
 
 type Row = Identified & { name: string };
 const row = (id: number): Row => ({ id, name: `row ${id}` });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { decodeAnswer, statusError } from '../../src/core/errors/answer.js';
 import { APIError, InvalidParamsError } from '../../src/core/errors/classes.js';
-import { path } from '../../src/core/transport/path.js';
 import { scrubber } from '../../src/core/errors/redact.js';
+import { path } from '../../src/core/transport/path.js';
 import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
 
 const RUNS = { numRuns: 1000 };

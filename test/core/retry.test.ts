@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import * as errors from '../../src/core/errors/classes.js';
+import { connectionCode } from '../../src/core/errors/index.js';
 import {
-  connectionCode,
   type Failure,
   RETRY_STATUSES,
   retryReason,

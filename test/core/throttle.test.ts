@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rateLimitOption, Throttle, type Ticket } from '../../src/core/throttle/index.js';
 import { createLog } from '../../src/core/transport/log.js';
-import { rateLimitOption, Throttle, type Ticket } from '../../src/core/throttle/throttle.js';
 import { APIConnectionTimeoutError, InvalidParamsError, ManagementClient } from '../../src/index.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 

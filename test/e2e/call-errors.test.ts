@@ -235,7 +235,9 @@ describe('instanceof across copies of the SDK', () => {
   it('holds per class for an error thrown by another copy of the modules (ESM and CJS builds alike)', async () => {
     // A second instance of the module, as the CommonJS build or a second install is: its own classes.
     const copy = '../../src/core/errors/classes.js?copy=2';
-    const other = (await import(/* @vite-ignore */ copy)) as typeof import('../../src/core/errors/classes.js');
+    const other = (await import(
+      /* @vite-ignore */ copy
+    )) as typeof import('../../src/core/errors/classes.js');
     expect(other.NotFoundError).not.toBe(NotFoundError);
     const foreign = new other.NotFoundError({
       status: 404,

@@ -1,5 +1,5 @@
-import type { ApiConfig } from '../../src/core/transport/http.js';
 import { HttpClient } from '../../src/core/transport/http.js';
+import type { ApiConfig } from '../../src/core/transport/index.js';
 import { type ClientOptions, resolveOptions } from '../../src/core/transport/options.js';
 
 /** A key distinctive enough that finding it anywhere in a text is certainly a leak. */

@@ -2,10 +2,10 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { redact, scrubber } from '../../src/core/errors/redact.js';
 import { HttpClient } from '../../src/core/transport/http.js';
 import { createLog } from '../../src/core/transport/log.js';
 import { resolveOptions } from '../../src/core/transport/options.js';
-import { redact, scrubber } from '../../src/core/errors/redact.js';
 import { CATALOG_KIND } from '../helpers/core.js';
 
 const RUNS = { numRuns: 1000 };

@@ -1,5 +1,9 @@
 import { expect } from 'vitest';
-import { type APIError, InternalServerError, ResponseValidationError } from '../../src/core/errors/classes.js';
+import {
+  type APIError,
+  InternalServerError,
+  ResponseValidationError,
+} from '../../src/core/errors/classes.js';
 import { attempts, editJson, failure, type Scenario } from './harness.js';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { CatalogClient, type CatalogClientOptions } from '../../src/catalog/index.js';
-import type { Logger } from '../../src/core/transport/options.js';
+import type { Logger } from '../../src/core/transport/index.js';
 import { ManagementClient, type ManagementClientOptions } from '../../src/management/index.js';
 import {
   createReferenceServer,

@@ -7,7 +7,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from '../../src/core/errors/classes.js';
-import type { Logger } from '../../src/core/transport/options.js';
+import type { Logger } from '../../src/core/transport/index.js';
 import {
   attempts,
   collected,

@@ -1,15 +1,26 @@
 import { type Answer, describeBody } from './answer.js';
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIError,
   AuthenticationError,
   ContentPlatformError,
   ResponseValidationError,
 } from './classes.js';
 import { redactUrl, type Scrub } from './redact.js';
-import { connectionCode } from '../transport/retry.js';
 
 const MAX_LISTED_ISSUES = 3;
+
+/** The system error code behind a failed fetch (`ECONNREFUSED`, `ECONNRESET`…), if there is one. */
+export function connectionCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
 
 /**
  * A 2xx answer that is not JSON. After a redirect to a login page it is the server refusing the key
@@ -187,4 +198,16 @@ export function scrubbedError(error: unknown, scrub: Scrub, depth = 0): unknown 
   const code = (error as { code?: unknown }).code;
   if (code !== undefined) Object.assign(copy, { code });
   return copy;
+}
+
+/** No answer within the timeout; `cause` is the error of the last answer, when an answer came before. */
+export function timeoutError(
+  label: string,
+  cause: APIError | undefined,
+  lost: boolean,
+): APIConnectionTimeoutError {
+  return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`, {
+    cause,
+    mayHaveSucceeded: lost,
+  });
 }

@@ -9,9 +9,8 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from './classes.js';
-import { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
-import { bodyCut, ERROR_BODY_BYTES } from '../transport/read-fetch.js';
 import type { Scrub } from './redact.js';
+import { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
 import { retryAfterSeconds } from './wait.js';
 
 /** What a server answer looked like, as every error mapper sees it. */
@@ -34,6 +33,24 @@ export interface ErrorDetail {
   /** The server's own message, verbatim. */
   detail?: string;
   fieldErrors?: Record<string, string[]>;
+}
+
+/**
+ * Most bytes of an error answer's body the SDK reads and keeps on the error: enough for any message or field
+ * list the APIs send, and a 200 MB debug page costs no more than this.
+ */
+export const ERROR_BODY_BYTES = 64 * 1024;
+
+const cuts = new WeakSet<Response>();
+
+/** Notes that only the first `ERROR_BODY_BYTES` of `response`'s body were read (the transport cut it there). */
+export function markCut(response: Response): void {
+  cuts.add(response);
+}
+
+/** Whether the body behind `response` was longer than `ERROR_BODY_BYTES` and only its start was read. */
+export function bodyCut(response: Response): boolean {
+  return cuts.has(response);
 }
 
 const SNIPPET = 120;

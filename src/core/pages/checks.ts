@@ -1,6 +1,5 @@
-import { ContentPlatformError, ResponseValidationError } from '../errors/classes.js';
-import { normalise, type RawPage } from './meta.js';
-import type { Identified, Page } from './page.js';
+import { ContentPlatformError, ResponseValidationError } from '../errors/index.js';
+import { type Identified, normalise, type PageMeta, type RawPage } from './meta.js';
 
 /**
  * Fails a list call whose answer cannot be the page asked for, so that no walk loops or stops early in silence:
@@ -26,17 +25,22 @@ export function checkPage<T>(raw: RawPage<T>, number: number, label: string): vo
 }
 
 /**
- * The error of a walk whose pages do not advance: `page` repeats only ids seen on the pages before it, yet says more
- * follow. Each page number is new, so `checkPage` passes it; without this the walk would never end.
+ * The error of a walk whose pages do not advance: a page (`data`, `meta`, answered with `status`) repeats only ids
+ * seen on the pages before it, yet says more follow. Each page number is new, so `checkPage` passes it; without this
+ * the walk would never end.
  */
-export function stalled<T extends Identified>(page: Page<T>, response: Response): ResponseValidationError {
-  const number = page.meta.current_page;
+export function stalled(
+  data: readonly Identified[],
+  meta: PageMeta,
+  status: number,
+): ResponseValidationError {
+  const number = meta.current_page;
   return new ResponseValidationError({
     message:
       `List page ${number} repeats only ids already seen on earlier pages, yet says page ${number + 1} follows: ` +
       'the pages do not advance, so the list walk stops here rather than loop.',
     issues: [{ path: ['data'], message: 'every id was already seen on an earlier page' }],
-    body: { data: page.data, meta: page.meta },
-    status: response.status,
+    body: { data, meta },
+    status,
   });
 }

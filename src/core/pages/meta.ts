@@ -1,3 +1,9 @@
+/** A list item: every Management record has an integer `id`, which tells the items of a walk apart. */
+export interface Identified {
+  /** The record's id. */
+  readonly id: number;
+}
+
 /** Where a page sits in the whole list, with the field names of Laravel's `meta`. */
 export interface PageMeta {
   /** This page's number, from 1. */

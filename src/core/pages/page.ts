@@ -1,17 +1,7 @@
-import { APIPromise, rejected } from '../transport/api-promise.js';
-import { ContentPlatformError, InvalidParamsError } from '../errors/classes.js';
+import { ContentPlatformError, InvalidParamsError } from '../errors/index.js';
+import { APIPromise, rejected } from '../transport/index.js';
 import { stalled } from './checks.js';
-import { normalise, type PageMeta, type RawPage } from './meta.js';
-
-export { checkPage } from './checks.js';
-
-export type { PageMeta, RawPage } from './meta.js';
-
-/** A list item: every Management record has an integer `id`, which tells the items of a walk apart. */
-export interface Identified {
-  /** The record's id. */
-  readonly id: number;
-}
+import { type Identified, normalise, type PageMeta, type RawPage } from './meta.js';
 
 /** Fetches page `page` (from 1) of one list, with the caller's filters already bound. */
 export type PageFetcher<T> = (page: number) => APIPromise<RawPage<T>>;
@@ -128,7 +118,8 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
     yield page;
     while (page.hasNextPage()) {
       const { data: next, response } = await page.getNextPage().withResponse();
-      if (next.hasNextPage() && next.data.every((item) => seen.has(item.id))) throw stalled(next, response);
+      if (next.hasNextPage() && next.data.every((item) => seen.has(item.id)))
+        throw stalled(next.data, next.meta, response.status);
       page = next;
       yield page;
     }

@@ -1,14 +1,12 @@
-import { InvalidParamsError } from '../errors/classes.js';
-import type { Log } from '../transport/log.js';
-import { retryAfterSeconds } from '../errors/wait.js';
+import { retryAfterSeconds } from '../errors/index.js';
+import type { RateLimitOptions } from './caps.js';
 
-/** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
-export interface RateLimitOptions {
-  /** Most requests in flight at once, whatever the server has left. Default: no cap of its own. */
-  maxConcurrent?: number | undefined;
-  /** Most requests started in any 60 s, for a key other processes share. Default: no cap of its own. */
-  requestsPerMinute?: number | undefined;
-}
+/** Where the throttle's lines go: the calling client's log, which gates them by level and scrubs them. */
+export type ThrottleLog = (
+  level: 'info',
+  message: string,
+  fields: Record<string, number | undefined>,
+) => void;
 
 /** What a client's throttle knows now, for metrics: `client.rateLimit`. */
 export interface RateLimitSnapshot {
@@ -29,7 +27,7 @@ export interface RateLimitSnapshot {
 /** One wait for a turn: who waits (for the log), how long it may, and what ends it early. */
 export interface Ticket {
   /** The call's log: the line announcing a wait goes there. */
-  log: Log;
+  log: ThrottleLog;
   /** A retry of a call already under way goes before calls that have not started. */
   retry: boolean;
   /** The caller's signal: an abort takes the call out of the queue, unsent. */
@@ -125,7 +123,7 @@ export class Throttle {
    * Reads an answer's rate-limit headers (none: `undefined`, no answer). A 429 pauses the client for its
    * `Retry-After`, unless that is beyond `maxPauseMs` (the call then fails with it, and others probe one by one).
    */
-  observe(answer: Response | undefined, log: Log, maxPauseMs: number): void {
+  observe(answer: Response | undefined, log: ThrottleLog, maxPauseMs: number): void {
     const remaining = answer && count(answer.headers.get('x-ratelimit-remaining'));
     if (remaining !== undefined) {
       this.#seen = true;
@@ -137,7 +135,7 @@ export class Throttle {
     if (this.#queue.length > 0) this.#pump();
   }
 
-  #pause(headers: Headers, log: Log, maxPauseMs: number): void {
+  #pause(headers: Headers, log: ThrottleLog, maxPauseMs: number): void {
     // A throttle that is off queues nothing, so there is nothing to pause.
     if (!this.enabled) return;
     // Whatever the answer said, nothing is left: after the pause one request finds out what the new window holds.
@@ -252,7 +250,7 @@ export class Throttle {
   }
 
   /** Says once per stretch of waiting that calls wait on a limit (not behind the first request, or `maxConcurrent`). */
-  #announce(log: Log): void {
+  #announce(log: ThrottleLog): void {
     if (this.#announced) return;
     const now = Date.now();
     const queued = this.#queue.length;
@@ -283,37 +281,4 @@ function count(value: string | null): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
   return /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : undefined;
-}
-
-/**
- * Checks the `rateLimit` option: `false`, or caps that are whole numbers of at least 1.
- * @throws {InvalidParamsError} naming `rateLimit` and the field at fault.
- */
-export function rateLimitOption(value: unknown): RateLimitOptions | false {
-  if (value === undefined) return {};
-  if (value === false) return false;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidParamsError(
-      `rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
-      'rateLimit',
-    );
-  }
-  const caps: RateLimitOptions = {};
-  for (const [name, cap] of Object.entries(value)) {
-    if (name !== 'maxConcurrent' && name !== 'requestsPerMinute') {
-      throw new InvalidParamsError(
-        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent or requestsPerMinute.`,
-        'rateLimit',
-      );
-    }
-    if (cap === undefined) continue;
-    if (!Number.isInteger(cap) || (cap as number) < 1 || (cap as number) > 1_000_000) {
-      throw new InvalidParamsError(
-        `rateLimit.${name} must be a whole number from 1 to 1000000; got ${String(cap)}.`,
-        'rateLimit',
-      );
-    }
-    caps[name] = cap as number;
-  }
-  return caps;
 }

@@ -1,4 +1,4 @@
-import { APIConnectionTimeoutError, type APIError, ContentPlatformError, recordCall } from '../errors/classes.js';
+import { type APIError, ContentPlatformError, recordCall } from '../errors/index.js';
 import type { Log } from './log.js';
 import type { Trace } from './trace.js';
 
@@ -20,16 +20,4 @@ export function finished(error: unknown, trace: Trace, log: Log): unknown {
     });
   }
   return error;
-}
-
-/** No answer within the timeout; `cause` is the error of the last answer, when an answer came before. */
-export function timeoutError(
-  label: string,
-  cause: APIError | undefined,
-  lost: boolean,
-): APIConnectionTimeoutError {
-  return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`, {
-    cause,
-    mayHaveSucceeded: lost,
-  });
 }

@@ -1,10 +1,15 @@
+import type { Scrub } from '../errors/index.js';
+import {
+  APIUserAbortError,
+  ContentPlatformError,
+  connectionCode,
+  connectionError,
+  timeoutError,
+  unreadableError,
+} from '../errors/index.js';
 import { answerError, type ReadError } from './parse.js';
-import { timeoutError } from './call-end.js';
-import { APIUserAbortError, ContentPlatformError } from '../errors/classes.js';
 import { failedRequest, readText } from './read-fetch.js';
-import type { Scrub } from '../errors/redact.js';
-import { connectionError, unreadableError } from '../errors/answer-errors.js';
-import { connectionCode, type Failure, mayHaveActed } from './retry.js';
+import { type Failure, mayHaveActed } from './retry.js';
 import type { Trace } from './trace.js';
 
 /** A transport error in the SDK's terms: http.ts, the one module that knows ky's classes, reads it. */

@@ -7,35 +7,21 @@ import ky, {
   replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { parseAnswer, type ReadError } from './parse.js';
+import { NotFoundError, ownError, redactUrl, type Scrub, scrubber, withCodes } from '../errors/index.js';
+import { type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { finished } from './call-end.js';
 import { callFetch, callRetry } from './call-policy.js';
-import { NotFoundError } from '../errors/classes.js';
 import { callFailure, type FailureContext, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
+import { parseAnswer } from './parse.js';
 import { readText, type Send } from './read-fetch.js';
-import { redactUrl, type Scrub, scrubber, withCodes } from '../errors/redact.js';
-import { type Body, type Call, type Encoding, outgoing, type Query } from './request.js';
-import { ownError } from '../errors/answer-errors.js';
+import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
 import type { Method, RetryPolicy } from './retry.js';
-import { type RateLimitSnapshot, Throttle } from '../throttle/throttle.js';
 import { Trace } from './trace.js';
 import { CallTurns, queues, sharesThrottle } from './turns.js';
-
-export type { Hooks, KyInstance } from 'ky';
-export type { Body, Call, Query } from './request.js';
-export type { Method } from './retry.js';
-
-/** What differs between the two APIs at the HTTP level. */
-export interface ApiConfig extends Encoding {
-  /** Methods safe to send twice: a POST only where the API makes it read-only. */
-  retryMethods: readonly Lowercase<Method>[];
-  /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
-  readError: ReadError;
-}
 
 /** The only door to the network: one ky instance per client, every failure mapped, every body validated. */
 export class HttpClient {

@@ -1,6 +1,7 @@
-import type { ApiConfig, KyInstance } from './http.js';
+import type { KyInstance } from 'ky';
 import type { ResolvedOptions } from './options.js';
 import type { Send } from './read-fetch.js';
+import type { ApiConfig } from './request.js';
 
 /** A client's ky instance, and what its calls need to know about it. */
 export interface ClientInstance {

@@ -1,5 +1,19 @@
-import type { Logger, LogLevel } from './options.js';
-import { maskCodeFields, type Scrub } from '../errors/redact.js';
+import { maskCodeFields, type Scrub } from '../errors/index.js';
+
+/** How much the client logs: each level includes the ones before it. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** Any console-compatible or pino-compatible logger. */
+export interface Logger {
+  /** Logs at level `error`. */
+  error(message: string, ...rest: unknown[]): void;
+  /** Logs at level `warn` (each retry, for instance). */
+  warn(message: string, ...rest: unknown[]): void;
+  /** Logs at level `info` (one line per attempt). */
+  info(message: string, ...rest: unknown[]): void;
+  /** Logs at level `debug`. */
+  debug(message: string, ...rest: unknown[]): void;
+}
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 

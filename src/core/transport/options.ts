@@ -1,24 +1,9 @@
+import type { Hooks, KyInstance } from 'ky';
 import { VERSION } from '../../version.js';
-import { InvalidParamsError } from '../errors/classes.js';
-import type { Hooks, KyInstance } from './http.js';
-import { quietly } from './log.js';
+import { InvalidParamsError } from '../errors/index.js';
+import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
+import { type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
-import { type RateLimitOptions, rateLimitOption } from '../throttle/throttle.js';
-
-/** How much the client logs: each level includes the ones before it. */
-export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
-
-/** Any console-compatible or pino-compatible logger. */
-export interface Logger {
-  /** Logs at level `error`. */
-  error(message: string, ...rest: unknown[]): void;
-  /** Logs at level `warn` (each retry, for instance). */
-  warn(message: string, ...rest: unknown[]): void;
-  /** Logs at level `info` (one line per attempt). */
-  info(message: string, ...rest: unknown[]): void;
-  /** Logs at level `debug`. */
-  debug(message: string, ...rest: unknown[]): void;
-}
 
 /** A `fetch`-compatible function, such as `globalThis.fetch` or a reference server's handler. */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;

@@ -1,8 +1,14 @@
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
-import { type Answer, decodeAnswer, statusError } from '../errors/answer.js';
-import type { APIError } from '../errors/classes.js';
-import type { Scrub } from '../errors/redact.js';
-import { isRedirect, notJsonError, redirectError, validationError } from '../errors/answer-errors.js';
+import type { APIError, Scrub } from '../errors/index.js';
+import {
+  type Answer,
+  decodeAnswer,
+  isRedirect,
+  notJsonError,
+  redirectError,
+  statusError,
+  validationError,
+} from '../errors/index.js';
 import { compiled, PARSE_CONTEXT } from './schema.js';
 
 /** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */

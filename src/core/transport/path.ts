@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../errors/classes.js';
+import { InvalidParamsError } from '../errors/index.js';
 
 /** An identifier of a pixel, domain or item: a whole number, or its decimal string. */
 export type Id = number | string;

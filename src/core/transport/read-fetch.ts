@@ -1,5 +1,4 @@
-import { ResponseTooLargeError } from '../errors/classes.js';
-import { resetAsSdkReads } from '../errors/wait.js';
+import { ERROR_BODY_BYTES, markCut, ResponseTooLargeError, resetAsSdkReads } from '../errors/index.js';
 
 /** How one attempt is sent: a `fetch` as ky calls it (a Request, and ky's extra fetch options). */
 export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
@@ -33,19 +32,6 @@ export interface Reading {
   maxBytes: number;
   /** `METHOD url` (redacted), for the message of a body over the limit. */
   label: string;
-}
-
-/**
- * Most bytes of an error answer's body the SDK reads and keeps on the error: enough for any message or field
- * list the APIs send, and a 200 MB debug page costs no more than this.
- */
-export const ERROR_BODY_BYTES = 64 * 1024;
-
-const cuts = new WeakSet<Response>();
-
-/** Whether the body behind `response` was longer than `ERROR_BODY_BYTES` and only its start was read. */
-export function bodyCut(response: Response): boolean {
-  return cuts.has(response);
 }
 
 /**
@@ -91,7 +77,7 @@ export function readingFetch(
     }
     const text = UTF8.decode(body.bytes);
     const answer = response.ok && !reading.rebuild ? response : rebuilt(response, body.bytes);
-    if (body.over) cuts.add(answer);
+    if (body.over) markCut(answer);
     texts.set(answer, text);
     return answer;
   };

@@ -1,4 +1,6 @@
 import type { RequestOptions } from './options.js';
+import type { ReadError } from './parse.js';
+import type { Method } from './retry.js';
 
 /** Query values; `undefined` ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -63,4 +65,12 @@ export function outgoing<T>(path: string, call: Call<T>, encoding: Encoding, api
   );
   if (encoding.body === 'json') return { input, json: Object.fromEntries(fields) };
   return { input, body: new URLSearchParams(fields.map(([key, value]) => [key, String(value)])) };
+}
+
+/** What differs between the two APIs at the HTTP level. */
+export interface ApiConfig extends Encoding {
+  /** Methods safe to send twice: a POST only where the API makes it read-only. */
+  retryMethods: readonly Lowercase<Method>[];
+  /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
+  readError: ReadError;
 }

@@ -1,4 +1,4 @@
-import { retryAfterSeconds } from '../errors/wait.js';
+import { retryAfterSeconds } from '../errors/index.js';
 
 /** HTTP methods the APIs use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,17 +40,6 @@ const NOTHING_SENT = new Set([
 export function mayHaveActed(failure: Failure): boolean {
   if (failure.kind === 'timeout') return true;
   return failure.kind === 'network' && !NOTHING_SENT.has(failure.code ?? '');
-}
-
-/** The system error code behind a failed fetch (`ECONNREFUSED`, `ECONNRESET`…), if there is one. */
-export function connectionCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /**

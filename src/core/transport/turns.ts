@@ -1,8 +1,7 @@
-import { timeoutError } from './call-end.js';
-import { InvalidParamsError } from '../errors/classes.js';
+import { InvalidParamsError, timeoutError } from '../errors/index.js';
+import type { Throttle } from '../throttle/index.js';
 import type { Log } from './log.js';
 import type { ResolvedOptions } from './options.js';
-import type { Throttle } from '../throttle/throttle.js';
 import type { Trace } from './trace.js';
 
 /** What one call's turns need besides its throttle and trace. */

@@ -1,0 +1,31 @@
+// The errors room: the class tree every failure ends in, turning server answers and failed fetches into it, and
+// redaction (what a message, a log line or an error's fields may show). It imports no other room.
+
+export {
+  type Answer,
+  bodyCut,
+  decodeAnswer,
+  describeBody,
+  ERROR_BODY_BYTES,
+  type ErrorDetail,
+  markCut,
+  scrubHeaders,
+  statusError,
+} from './answer.js';
+export {
+  connectionCode,
+  connectionError,
+  isRedirect,
+  type LostCall,
+  notJsonError,
+  ownError,
+  redirectError,
+  scrubbedError,
+  timeoutError,
+  unreadableError,
+  validationError,
+} from './answer-errors.js';
+export * from './classes.js';
+export { maskCode, maskCodeFields, redact, redactUrl, type Scrub, scrubber, withCodes } from './redact.js';
+export { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
+export { RESET_EPOCH_FROM, resetAsSdkReads, retryAfterSeconds } from './wait.js';

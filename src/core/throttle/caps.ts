@@ -1,0 +1,42 @@
+import { InvalidParamsError } from '../errors/index.js';
+
+/** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
+export interface RateLimitOptions {
+  /** Most requests in flight at once, whatever the server has left. Default: no cap of its own. */
+  maxConcurrent?: number | undefined;
+  /** Most requests started in any 60 s, for a key other processes share. Default: no cap of its own. */
+  requestsPerMinute?: number | undefined;
+}
+
+/**
+ * Checks the `rateLimit` option: `false`, or caps that are whole numbers of at least 1.
+ * @throws {InvalidParamsError} naming `rateLimit` and the field at fault.
+ */
+export function rateLimitOption(value: unknown): RateLimitOptions | false {
+  if (value === undefined) return {};
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidParamsError(
+      `rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
+      'rateLimit',
+    );
+  }
+  const caps: RateLimitOptions = {};
+  for (const [name, cap] of Object.entries(value)) {
+    if (name !== 'maxConcurrent' && name !== 'requestsPerMinute') {
+      throw new InvalidParamsError(
+        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent or requestsPerMinute.`,
+        'rateLimit',
+      );
+    }
+    if (cap === undefined) continue;
+    if (!Number.isInteger(cap) || (cap as number) < 1 || (cap as number) > 1_000_000) {
+      throw new InvalidParamsError(
+        `rateLimit.${name} must be a whole number from 1 to 1000000; got ${String(cap)}.`,
+        'rateLimit',
+      );
+    }
+    caps[name] = cap as number;
+  }
+  return caps;
+}
