@@ -38,13 +38,13 @@ export class Purchases {
  * caller's purchase). The case may differ: a MySQL lookup matches a code in any case and sends the stored one.
  */
 function aboutCode(asked: string) {
-  return (purchase: Purchase, label: string, response: Response): void => {
+  return (purchase: Purchase, call: { readonly label: string }, response: Response): void => {
     const sent = purchase.purchase_code;
     if (sent.trim().toLowerCase() === asked.toLowerCase()) return;
     const theirs = maskCode(sent);
     const ours = maskCode(asked);
     throw new ResponseValidationError({
-      message: `${label}: the answer is about purchase code ${theirs}, not ${ours}.`,
+      message: `${call.label}: the answer is about purchase code ${theirs}, not ${ours}.`,
       issues: [{ path: ['purchase_code'], message: `expected ${ours}, got ${theirs}` }],
       body: { ...purchase, purchase_code: theirs },
       status: response.status,

@@ -19,7 +19,7 @@ export function listPages<T extends Identified>(
     http.request('GET', resource, schema, {
       options,
       query: { ...filters, page: n === 1 && page === undefined ? undefined : n },
-      accept: (raw, label) => checkPage(raw, n, label),
+      accept: (raw, call) => checkPage(raw, n, call),
     });
   return new PagePromise(fetch, page === undefined ? 1 : Number(page));
 }

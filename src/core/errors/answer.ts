@@ -105,9 +105,15 @@ function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
 /**
  * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given (the
  * answer goes on an error), the key is masked in the raw text, in every parsed string and in the status line;
- * a body longer than `ERROR_BODY_BYTES` keeps only its start, and one nested too deep stays text.
+ * a body longer than `ERROR_BODY_BYTES` keeps only its start, and one nested too deep stays text. `request` names
+ * the call (`METHOD url`), or is what does: its `label` is read only when a message asks for it.
  */
-export function decodeAnswer(response: Response, text: string, request: string, scrub?: Scrub): Answer {
+export function decodeAnswer(
+  response: Response,
+  text: string,
+  request: string | { readonly label: string },
+  scrub?: Scrub,
+): Answer {
   const cut = scrub !== undefined && (bodyCut(response) || text.length > ERROR_BODY_BYTES);
   const raw = scrub === undefined ? text : scrub(cut ? text.slice(0, ERROR_BODY_BYTES) : text);
   const answer: Answer = {
@@ -116,7 +122,9 @@ export function decodeAnswer(response: Response, text: string, request: string, 
     headers: scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub),
     body: raw === '' ? undefined : raw,
     isJson: false,
-    request,
+    get request() {
+      return typeof request === 'string' ? request : request.label;
+    },
   };
   if (cut) {
     // A cut body does not parse; what is kept says that it was cut.

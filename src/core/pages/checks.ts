@@ -4,21 +4,26 @@ import { type Identified, normalise, type PageMeta, type RawPage } from './meta.
 /**
  * Fails a list call whose answer cannot be the page asked for, so that no walk loops or stops early in silence:
  * a `meta.current_page` other than `number` (a proxy or cache serving one page again), or an empty page whose
- * `meta` says more pages follow.
+ * `meta` says more pages follow. `call.label` names the call in the message (read only to fail).
  * @throws {ContentPlatformError}
  */
-export function checkPage<T>(raw: RawPage<T>, number: number, label: string): void {
+export function checkPage<T>(
+  raw: RawPage<T>,
+  number: number,
+  call: string | { readonly label: string },
+): void {
+  const name = () => (typeof call === 'string' ? call : call.label);
   const sent = raw.meta?.current_page;
   if (sent !== undefined && sent !== number) {
     throw new ContentPlatformError(
-      `${label}: asked for page ${number}, the answer is page ${sent} (meta.current_page). A proxy or cache ` +
+      `${name()}: asked for page ${number}, the answer is page ${sent} (meta.current_page). A proxy or cache ` +
         'may be answering with one page again; the list walk stops here rather than loop.',
     );
   }
   const meta = normalise(raw, number);
   if (raw.data.length === 0 && number < meta.last_page) {
     throw new ContentPlatformError(
-      `${label}: page ${number} is empty, yet its meta says the list has ${meta.last_page} pages ` +
+      `${name()}: page ${number} is empty, yet its meta says the list has ${meta.last_page} pages ` +
         `(${meta.total} items); the list walk stops here rather than skip the rest.`,
     );
   }

@@ -1,4 +1,3 @@
-import type { Scrub } from '../errors/index.js';
 import {
   APIUserAbortError,
   ContentPlatformError,
@@ -24,9 +23,6 @@ export interface FailureContext {
   trace: Trace;
   /** The path the call asked for (for a 404's message). */
   path: string;
-  /** The caller's signal: once aborted, any failure is the caller's abort. */
-  signal: AbortSignal | undefined;
-  scrub: Scrub;
   readError: ReadError;
   /** The call creates a record (not idempotent): a connection error says whether it may have. */
   create: boolean;
@@ -40,29 +36,29 @@ export function callFailure(error: unknown, transport: TransportError, context: 
   try {
     return mapped(error, transport, context);
   } catch (unexpected) {
-    const { trace, scrub } = context;
-    return unreadableError(`${trace.method} ${trace.url}`, trace.answer?.status ?? 0, unexpected, scrub);
+    const { trace } = context;
+    return unreadableError(trace.label, trace.answer?.status ?? 0, unexpected, trace.scrub);
   }
 }
 
 function mapped(error: unknown, transport: TransportError, context: FailureContext): unknown {
-  const { trace, path, signal, scrub, readError } = context;
+  const { trace, path, readError } = context;
   if (error instanceof ContentPlatformError) return error;
-  const label = `${trace.method} ${trace.url}`;
+  const { label, scrub } = trace;
+  const { signal } = trace.init;
   if (signal?.aborted)
     return new APIUserAbortError(`${label} was aborted by the caller.`, { cause: signal.reason });
   if (transport.kind === 'http') {
     // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
     const { data, response } = transport;
     const text = readText(response) ?? (typeof data === 'string' ? data : stringified(data));
-    return answerError({ response, text, label, path }, readError, scrub);
+    return answerError({ response, text, trace, path }, readError);
   }
   if (transport.kind === 'timeout') {
     // Cut mid-attempt (more requests sent than answers read), or during the wait after an answer.
     if (trace.attempts > trace.answers) trace.lost = true;
     const last = trace.answer && !trace.answer.ok ? trace.answer : undefined;
-    const cause =
-      last && answerError({ response: last, text: readText(last) ?? '', label, path }, readError, scrub);
+    const cause = last && answerError({ response: last, text: readText(last) ?? '', trace, path }, readError);
     return timeoutError(label, cause, trace.lost);
   }
   const cause = transport.kind === 'network' ? transport.cause : failedRequest(error) ? error : undefined;

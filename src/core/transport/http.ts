@@ -4,35 +4,40 @@ import ky, {
   isTimeoutError,
   type KyInstance,
   type Options as KyOptions,
-  replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { NotFoundError, ownError, redactUrl, type Scrub, scrubber, withCodes } from '../errors/index.js';
+import { NotFoundError, ownError, scrubber } from '../errors/index.js';
 import { type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { finished } from './call-end.js';
-import { callFetch, callRetry } from './call-policy.js';
-import { callFailure, type FailureContext, failureOf, type TransportError } from './failure.js';
+import { attemptFetch, TRACE } from './attempt.js';
+import { callFailure, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
-import { createLog, type Log } from './log.js';
-import { extraHeaders, positive, type RequestOptions, type ResolvedOptions, retryCount } from './options.js';
+import { createLog } from './log.js';
+import {
+  byteCount,
+  extraHeaders,
+  positive,
+  type RequestOptions,
+  type ResolvedOptions,
+  retryCount,
+} from './options.js';
 import { parseAnswer } from './parse.js';
-import { readText, type Send } from './read-fetch.js';
+import { retryPolicy } from './policy.js';
+import { readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
-import type { Method, RetryPolicy } from './retry.js';
-import { Trace } from './trace.js';
-import { CallTurns, queues, sharesThrottle } from './turns.js';
+import type { Method } from './retry.js';
+import { type CallClient, queues, Trace } from './trace.js';
 
-/** The only door to the network: one ky instance per client, every failure mapped, every body validated. */
+/**
+ * The only door to the network: one ky instance per client, with the SDK's policy (retry rules, the attempt fetch,
+ * the retry's turn) built into it once; a call passes ky only what is its own. Every failure is mapped, every body
+ * validated.
+ */
 export class HttpClient {
   readonly #ky: KyInstance;
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
-  readonly #log: Log;
-  readonly #scrub: Scrub;
-  readonly #root: string;
-  readonly #throttle: Throttle;
-  readonly #send: Send;
+  readonly #client: CallClient;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
 
@@ -40,15 +45,27 @@ export class HttpClient {
   constructor(options: ResolvedOptions, api: ApiConfig, parent?: HttpClient) {
     this.#options = options;
     this.#api = api;
-    const shared = parent && sharesThrottle(parent.#options, options) ? parent.#throttle : undefined;
-    this.#throttle = shared ?? new Throttle(options.rateLimit);
-    this.#scrub = scrubber(options.apiKey);
-    this.#log = createLog(options.logger, options.logLevel, this.#scrub);
-    this.#root = `${options.apiRoot}/`;
-    const built = clientInstance(options.ky ?? ky, options, api);
+    const shared = parent && sharesThrottle(parent.#options, options) ? parent.#client.throttle : undefined;
+    const throttle = shared ?? new Throttle(options.rateLimit);
+    const scrub = scrubber(options.apiKey);
+    const log = createLog(options.logger, options.logLevel, scrub);
+    this.#client = { root: `${options.apiRoot}/`, scrub, log, throttle, maxPauseMs: options.maxRetryAfter };
+    const idempotent = api.retryMethods as readonly string[];
+    const classify = (error: Error) => failureOf(error, transportError(error));
+    const built = clientInstance(options.ky ?? ky, options, api, {
+      retry: retryPolicy({
+        limit: options.maxRetries,
+        idempotent,
+        maxRetryAfter: options.maxRetryAfter,
+        classify,
+        log,
+      }),
+      // A retry waits for its turn after the client's other beforeRetry hooks, outside the attempt's `timeout`.
+      beforeRetry: throttle.enabled ? ({ options: o }) => turnOf(o)?.wait(true) : undefined,
+      // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
+      fetch: (send) => attemptFetch(send ?? ((request, init) => globalThis.fetch(request, init)), log),
+    });
     this.#ky = built.ky;
-    // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
-    this.#send = built.send ?? ((request, init) => globalThis.fetch(request, init));
     this.#rebuild = built.rebuild;
   }
 
@@ -78,100 +95,122 @@ export class HttpClient {
   }
 
   async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T>): Promise<WithResponse<T>> {
-    const options = call.options ?? {};
-    const scrub = call.secrets ? withCodes(this.#scrub, call.secrets) : this.#scrub;
     // Bad input throws here, before anything is sent (attempts: 0).
     const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
-    const trace = new Trace(method, scrub(redactUrl(this.#root + input)));
-    const turns = new CallTurns(this.#throttle, trace, {
-      queues: this.#throttle.enabled && queues(options.rateLimit),
-      log: this.#log,
-      maxPauseMs: this.#options.maxRetryAfter,
-      signal: options.signal,
-      total: options.totalTimeout ?? this.#options.totalTimeout,
-    });
-    const kyOptions = this.#callOptions(trace, options, turns);
+    const trace = this.#trace(method, input, call);
+    const kyOptions = this.#callOptions(trace, call.options);
     if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
     let response: Response;
     let text: string;
     try {
       // The first attempt's turn: time in the queue counts against totalTimeout, not against `timeout`.
-      const turn = turns.wait(false);
+      const turn = trace.wait(false);
       if (turn) {
         await turn;
-        const left = turns.timeLeft();
+        const left = trace.timeLeft();
         if (left !== undefined) kyOptions.totalTimeout = Math.max(1, left);
       }
       response = await this.#ky(input, kyOptions);
-      // A hook may hand ky a Response of its own, which readingFetch did not read.
+      // A hook may hand ky a Response of its own, which the attempt fetch did not read.
       text = readText(response) ?? (await response.text());
     } catch (error) {
-      const { readError } = this.#api;
       const create = !this.#idempotent(method);
-      const context: FailureContext = { trace, path, signal: options.signal, scrub, readError, create };
-      const failure = callFailure(error, transportError(error), context);
+      const failure = callFailure(error, transportError(error), {
+        trace,
+        path,
+        readError: this.#api.readError,
+        create,
+      });
       // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
       if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)
         return { data: call.gone(), response: trace.answer };
-      throw finished(failure, trace, this.#log);
+      throw trace.finished(failure);
     } finally {
       // A turn no request used (a hook answered, or the deadline passed before sending) goes back.
-      turns.end();
+      trace.end();
     }
     // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
     if (call.gone && response.status === 204) return { data: call.gone(), response };
-    const label = `${method} ${trace.url}`;
     try {
-      const data = parseAnswer({ response, text, label, path }, schema, this.#api.readError, scrub);
-      call.accept?.(data, label, response);
+      const data = parseAnswer({ response, text, trace, path }, schema, this.#api.readError);
+      call.accept?.(data, trace, response);
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.
-      throw finished(ownError(error, label, response.status, scrub), trace, this.#log);
+      throw trace.finished(ownError(error, trace.label, response.status, trace.scrub));
     }
   }
 
   /** What the client's throttle knows now (queue, in flight, the server's budget). */
   get rateLimit(): RateLimitSnapshot {
-    return this.#throttle.snapshot();
+    return this.#client.throttle.snapshot();
+  }
+
+  /** The call's trace; a bad per-call option throws here, before anything is sent. */
+  #trace<T>(method: Method, input: string, call: Call<T>): Trace {
+    const options = call.options ?? {};
+    const { maxResponseBytes, maxRetries, totalTimeout } = options;
+    return new Trace(this.#client, method, input, {
+      secrets: call.secrets,
+      signal: options.signal,
+      total: totalTimeout ?? this.#options.totalTimeout,
+      queues: this.#client.throttle.enabled && queues(options.rateLimit),
+      // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
+      rebuild: this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
+      maxBytes:
+        maxResponseBytes === undefined
+          ? this.#options.maxResponseBytes
+          : byteCount(maxResponseBytes, 'maxResponseBytes'),
+      limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
+    });
   }
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
-  #callOptions(trace: Trace, options: RequestOptions, turns: CallTurns): KyOptions {
-    const kyOptions: KyOptions = { method: trace.method, retry: replaceOption(this.#retry(trace, options)) };
+  #callOptions(trace: Trace, options: RequestOptions = {}): KyOptions {
+    const retry: { trace: Trace; limit?: number } = { trace };
+    if (options.maxRetries !== undefined) retry.limit = trace.init.limit;
+    const kyOptions: KyOptions & { [TRACE]: Trace } = { method: trace.method, retry, [TRACE]: trace };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
-    // A retry waits for its turn last of all beforeRetry hooks, outside the attempt's `timeout`.
-    kyOptions.hooks = {
-      ...options.hooks,
-      beforeRetry: [...(options.hooks?.beforeRetry ?? []), () => turns.wait(true)],
-    };
+    if (options.hooks) {
+      kyOptions.hooks = options.hooks;
+      // The call's own beforeRetry hooks run after the client's turn hook: this call takes its turn after them.
+      if (options.hooks.beforeRetry?.length && trace.init.queues) {
+        trace.ownRetryHook = true;
+        kyOptions.hooks = {
+          ...options.hooks,
+          beforeRetry: [...options.hooks.beforeRetry, () => trace.wait(true)],
+        };
+      }
+    }
     if (options.timeout !== undefined) kyOptions.timeout = positive(options.timeout, 'timeout');
     if (options.totalTimeout !== undefined)
       kyOptions.totalTimeout = positive(options.totalTimeout, 'totalTimeout');
-    // A call's own afterResponse hook clones each answer, so it needs one with a body (see readingFetch).
-    const rebuild = this.#rebuild || Boolean(options.hooks?.afterResponse?.length);
-    const maxBytes = options.maxResponseBytes ?? this.#options.maxResponseBytes;
-    kyOptions.fetch = callFetch(this.#send, trace, this.#log, { rebuild, maxBytes }, turns);
     return kyOptions;
-  }
-
-  /** The call's retry rules: its limit, its method's safety, its deadline, and a warn line per retry. */
-  #retry(trace: Trace, options: RequestOptions): RetryPolicy {
-    const { maxRetries, totalTimeout, maxRetryAfter } = this.#options;
-    const limits = {
-      limit: options.maxRetries === undefined ? maxRetries : retryCount(options.maxRetries, 'maxRetries'),
-      idempotent: this.#idempotent(trace.method),
-      total: options.totalTimeout ?? totalTimeout,
-      maxRetryAfter,
-    };
-    return callRetry(trace, limits, (error) => failureOf(error, transportError(error)), this.#log);
   }
 
   #idempotent(method: string): boolean {
     return (this.#api.retryMethods as readonly string[]).includes(method.toLowerCase());
   }
+}
+
+/** The trace a retry's turn hook is for, unless the call takes its turn in a hook of its own. */
+function turnOf(options: object): Trace | undefined {
+  const trace = (options as { [TRACE]?: Trace })[TRACE];
+  return trace?.ownRetryHook ? undefined : trace;
+}
+
+/** Whether a derived client shares its parent's throttle: the same key, the same server, the same caps. */
+function sharesThrottle(parent: ResolvedOptions, child: ResolvedOptions): boolean {
+  const [a, b] = [parent.rateLimit, child.rateLimit];
+  return (
+    parent.apiKey === child.apiKey &&
+    parent.apiRoot === child.apiRoot &&
+    (a === false || b === false
+      ? a === b
+      : a.maxConcurrent === b.maxConcurrent && a.requestsPerMinute === b.requestsPerMinute)
+  );
 }
 
 /** ky's error classes in the SDK's terms: this is the one module that knows them. */

@@ -1,28 +1,46 @@
-import type { KyInstance } from 'ky';
+import type { BeforeRetryHook, KyInstance } from 'ky';
 import type { ResolvedOptions } from './options.js';
+import type { RetryPolicy } from './policy.js';
 import type { Send } from './read-fetch.js';
 import type { ApiConfig } from './request.js';
 
 /** A client's ky instance, and what its calls need to know about it. */
 export interface ClientInstance {
   ky: KyInstance;
-  /** How attempts are sent: the `fetch` option, else the instance's own; `undefined`: the global fetch. */
-  send: Send | undefined;
   /** Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client). */
   rebuild: boolean;
+}
+
+/** The SDK's own policy for the instance: the same for every call of the client. */
+export interface InstancePolicy {
+  retry: RetryPolicy;
+  /** The retry's turn under the throttle: runs after every other `beforeRetry` hook of the client. */
+  beforeRetry: BeforeRetryHook | undefined;
+  /** The client's fetch for every attempt, given how attempts are sent (`undefined`: the global fetch). */
+  fetch(send: Send | undefined): (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 }
 
 /**
  * Extends `base` (the user's ky instance, or ky) once with everything the same for every call, since ky merges
  * again whatever a call passes: the URL prefix, headers and key, timeouts, redirect policy, client hooks.
  */
-export function clientInstance(base: KyInstance, options: ResolvedOptions, api: ApiConfig): ClientInstance {
-  const built: ClientInstance = { ky: base, send: undefined, rebuild: false };
+export function clientInstance(
+  base: KyInstance,
+  options: ResolvedOptions,
+  api: ApiConfig,
+  policy: InstancePolicy,
+): ClientInstance {
+  const built: ClientInstance = { ky: base, rebuild: false };
   const custom = options.fetch;
   built.ky = base.extend((parent) => {
     const inherited = parent.fetch;
-    if (custom) built.send = (request) => custom(request);
-    else if (inherited) built.send = (request, init) => inherited(request, init);
+    let send: Send | undefined;
+    if (custom) send = (request) => custom(request);
+    else if (inherited) send = (request, init) => inherited(request, init);
+    const beforeRetry = [
+      ...(options.hooks?.beforeRetry ?? []),
+      ...(policy.beforeRetry ? [policy.beforeRetry] : []),
+    ];
     built.rebuild = Boolean(
       options.hooks?.afterResponse?.length ||
         parent.hooks?.afterResponse?.length ||
@@ -37,6 +55,8 @@ export function clientInstance(base: KyInstance, options: ResolvedOptions, api: 
         ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
       },
       timeout: options.timeout,
+      retry: policy.retry,
+      fetch: policy.fetch(send),
       // Set only where needed: every default key is merged again into each call.
       ...(options.totalTimeout !== undefined || parent.totalTimeout !== undefined
         ? { totalTimeout: options.totalTimeout ?? false }
@@ -44,7 +64,7 @@ export function clientInstance(base: KyInstance, options: ResolvedOptions, api: 
       ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
       // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
       redirect: 'manual',
-      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.hooks || beforeRetry.length > 0 ? { hooks: { ...options.hooks, beforeRetry } } : {}),
     };
   });
   return built;

@@ -14,12 +14,19 @@ import { compiled, PARSE_CONTEXT } from './schema.js';
 /** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */
 export type ReadError = (answer: Answer, path: string, scrub: Scrub) => APIError | undefined;
 
+/** What an answer was the answer to: the call's name and scrub, each built only when a failure asks for it. */
+export interface Asker {
+  /** `METHOD url` (redacted), for messages. */
+  readonly label: string;
+  /** Masks the key and the call's purchase codes. */
+  readonly scrub: Scrub;
+}
+
 /** One answer, already read, and what it was the answer to. */
 export interface Answered {
   response: Response;
   text: string;
-  /** `METHOD url` (redacted), for messages. */
-  label: string;
+  trace: Asker;
   path: string;
 }
 
@@ -27,12 +34,14 @@ export interface Answered {
  * A 2xx answer as the schema's result.
  * @throws the API's envelope error, or ResponseValidationError (not JSON, or not the schema's shape)
  */
-export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError, scrub: Scrub): T {
-  const answer = decodeAnswer(a.response, a.text, a.label);
-  const envelopeError = readError(answer, a.path, scrub);
+export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError): T {
+  const { trace } = a;
+  const answer = decodeAnswer(a.response, a.text, trace);
+  // An envelope is rare on a 2xx: its reader gets the scrub only then.
+  const envelopeError = readError(answer, a.path, (text) => trace.scrub(text));
   if (envelopeError) throw envelopeError;
   // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
-  const scrubbed = () => decodeAnswer(a.response, a.text, a.label, scrub);
+  const scrubbed = () => decodeAnswer(a.response, a.text, trace, trace.scrub);
   if (!answer.isJson) throw notJsonError(scrubbed(), a.response);
   const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
   if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
@@ -40,8 +49,9 @@ export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadE
 }
 
 /** A non-2xx answer as an error: a redirect, the API's own error envelope, or the status class. */
-export function answerError(a: Answered, readError: ReadError, scrub: Scrub): APIError {
-  const answer = decodeAnswer(a.response, a.text, a.label, scrub);
+export function answerError(a: Answered, readError: ReadError): APIError {
+  const { scrub } = a.trace;
+  const answer = decodeAnswer(a.response, a.text, a.trace, scrub);
   if (isRedirect(a.response)) return redirectError(answer, a.response);
   return readError(answer, a.path, scrub) ?? statusError(answer);
 }

@@ -24,19 +24,21 @@ export function failedRequest(error: unknown): Request | undefined {
   return typeof error === 'object' && error !== null ? sendFailures.get(error) : undefined;
 }
 
-/** How one call reads its answers. */
+/** How one call reads its answers: the trace of the call, as far as reading needs it. */
 export interface Reading {
-  /** Rebuild every answer, not only error answers: an `afterResponse` hook will clone it. */
-  rebuild: boolean;
-  /** `maxResponseBytes`: most bytes a 2xx body may have, after decompression. */
-  maxBytes: number;
-  /** `METHOD url` (redacted), for the message of a body over the limit. */
-  label: string;
+  readonly init: {
+    /** Rebuild every answer, not only error answers: an `afterResponse` hook will clone it. */
+    readonly rebuild: boolean;
+    /** `maxResponseBytes`: most bytes a 2xx body may have, after decompression. */
+    readonly maxBytes: number;
+  };
+  /** `METHOD url` (redacted), for the message of a body over the limit: read only then. */
+  readonly label: string;
 }
 
 /**
- * Wraps `send` so each attempt resolves only once its body is read. ky's timeout then covers the body, and a
- * stalled body is retried like a stalled header; the SDK gets an answer already read (`readText`).
+ * Sends one attempt and resolves only once its body is read. ky's timeout then covers the body, and a stalled
+ * body is retried like a stalled header; the SDK gets an answer already read (`readText`).
  *
  * Bodies are read as they stream in, after decompression: a 2xx body past `maxBytes` fails the attempt with
  * `ResponseTooLargeError`, and an error answer's body stops at `ERROR_BODY_BYTES`. The attempt's signal
@@ -46,41 +48,40 @@ export interface Reading {
  * call. An error answer is rebuilt, because ky reads its body for `HTTPError.data`; so is every answer when
  * `rebuild` says an `afterResponse` hook will clone it.
  */
-export function readingFetch(
+export async function readAttempt(
   send: Send,
+  request: Request,
+  init: RequestInit | undefined,
   reading: Reading,
-): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
-  return async (input, init) => {
-    // ky always passes a Request; anything else is made one, so `send` can rely on it.
-    const request = input instanceof Request ? input : new Request(input, init);
-    let response: Response;
-    let body: Body;
-    try {
-      response = await abortable(send(request, init), request.signal);
-      // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
-      if (response.type === 'opaqueredirect') return response;
-      const cap = response.ok ? reading.maxBytes : Math.min(reading.maxBytes, ERROR_BODY_BYTES);
-      body = await readCapped(response, cap, request.signal);
-    } catch (error) {
-      // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
-      if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
-      throw error;
-    }
-    if (body.over && response.ok) {
-      throw new ResponseTooLargeError({
-        message:
-          `${reading.label} answered ${response.status} with a body larger than the ${reading.maxBytes}-byte ` +
-          'limit (maxResponseBytes); the SDK stopped reading it.',
-        status: response.status,
-        limit: reading.maxBytes,
-      });
-    }
-    const text = UTF8.decode(body.bytes);
-    const answer = response.ok && !reading.rebuild ? response : rebuilt(response, body.bytes);
-    if (body.over) markCut(answer);
-    texts.set(answer, text);
-    return answer;
-  };
+): Promise<Response> {
+  const { rebuild, maxBytes } = reading.init;
+  let response: Response;
+  let body: Body;
+  try {
+    response = await abortable(send(request, init), request.signal);
+    // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
+    if (response.type === 'opaqueredirect') return response;
+    const cap = response.ok ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES);
+    body = await readCapped(response, cap, request.signal);
+  } catch (error) {
+    // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
+    if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
+    throw error;
+  }
+  if (body.over && response.ok) {
+    throw new ResponseTooLargeError({
+      message:
+        `${reading.label} answered ${response.status} with a body larger than the ${maxBytes}-byte ` +
+        'limit (maxResponseBytes); the SDK stopped reading it.',
+      status: response.status,
+      limit: maxBytes,
+    });
+  }
+  const text = UTF8.decode(body.bytes);
+  const answer = response.ok && !rebuild ? response : rebuilt(response, body.bytes);
+  if (body.over) markCut(answer);
+  texts.set(answer, text);
+  return answer;
 }
 
 /** A body as read: its bytes up to the cap, and whether there was more. */

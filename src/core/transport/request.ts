@@ -21,9 +21,10 @@ export interface Call<T = unknown> {
   gone?: (() => T) | undefined;
   /**
    * Checks a parsed answer against what was asked (a list's page number, a purchase code); throws a
-   * `ContentPlatformError` to fail the call. `label` is the call's method and redacted URL, for the message.
+   * `ContentPlatformError` to fail the call. `call.label` is the call's method and redacted URL, for the message:
+   * read it only to fail, since it is built when first read.
    */
-  accept?: ((data: T, label: string, response: Response) => void) | undefined;
+  accept?: ((data: T, call: { readonly label: string }, response: Response) => void) | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */

@@ -1,10 +1,56 @@
-import { bodyText, headerText, type Log, type LogFields } from './log.js';
-import type { Send } from './read-fetch.js';
-import type { Method } from './retry.js';
+import {
+  type APIError,
+  ContentPlatformError,
+  InvalidParamsError,
+  recordCall,
+  redactUrl,
+  type Scrub,
+  timeoutError,
+  withCodes,
+} from '../errors/index.js';
+import type { Throttle } from '../throttle/index.js';
+import type { Log, LogFields } from './log.js';
+import type { Failure, Method } from './retry.js';
+
+/** What every call of one client shares: built once, with the client. */
+export interface CallClient {
+  /** The API root with a trailing slash: a call's `input` is relative to it. */
+  readonly root: string;
+  /** Masks the client's key. */
+  readonly scrub: Scrub;
+  readonly log: Log;
+  readonly throttle: Throttle;
+  /** Longest pause a 429 may impose on the client (`maxRetryAfter`). */
+  readonly maxPauseMs: number;
+}
+
+/** What one call is, beyond its method and input: the parts its trace reads. */
+export interface TraceInit {
+  /** Values the call sends that must never be shown whole (a purchase code). */
+  secrets: readonly string[] | undefined;
+  /** The caller's signal: an abort takes the call out of the throttle's queue. */
+  signal: AbortSignal | undefined;
+  /** The call's `totalTimeout`, which covers its time in the queue and its waits. */
+  total: number | undefined;
+  /** Whether the call queues under the throttle (`false`: off for the client or for this call). */
+  queues: boolean;
+  /** Whether an answer is rebuilt for an `afterResponse` hook (see `readingFetch`). */
+  rebuild: boolean;
+  /** `maxResponseBytes` for this call. */
+  maxBytes: number;
+  /** Retries the call may make (`maxRetries`). */
+  limit: number;
+}
+
+/** One turn under the throttle, handed back once. */
+interface Turn {
+  released: boolean;
+}
 
 /**
- * What one call went through, attempt by attempt: its errors (`attempts`, `requestId`, `mayHaveSucceeded`, the
- * cause of a timeout) and its log lines read it. One per call; the fetch below fills it in.
+ * What one call goes through, attempt by attempt, and its turns under the client's throttle: the one object a
+ * call builds. Its errors (`attempts`, `requestId`, `mayHaveSucceeded`) and log lines read it; what only they need
+ * (the redacted URL, the scrub of the call's purchase codes) is built the first time one asks.
  */
 export class Trace {
   /** Requests sent so far. */
@@ -15,17 +61,52 @@ export class Trace {
   answer: Response | undefined;
   /** Some attempt left and got no answer (timeout, reset): the server may have acted on it. */
   lost = false;
+  /** A backoff retry waiting for ky to draw its wait (the retry line says how long). */
+  pending: { failure: Failure; retry: number } | undefined;
+  /** The call brings its own `beforeRetry` hooks: its retry turn is taken by a hook after them, not the client's. */
+  ownRetryHook = false;
   readonly started = performance.now();
+  #scrub: Scrub | undefined;
+  #url: string | undefined;
+  // Granted and not yet claimed by an attempt; claimed by the latest attempt.
+  #turn: Turn | undefined;
+  #claimed: Turn | undefined;
+  #over = false;
 
-  /** `url`: the call's full URL, already redacted (it names the call in messages and log lines). */
+  /** `input`: the path and query relative to the API root, as sent. */
   constructor(
+    readonly client: CallClient,
     readonly method: Method,
-    readonly url: string,
+    readonly input: string,
+    readonly init: TraceInit,
   ) {}
+
+  /** Masks the key and the call's purchase codes (each to its last four characters). */
+  get scrub(): Scrub {
+    this.#scrub ??= this.init.secrets ? withCodes(this.client.scrub, this.init.secrets) : this.client.scrub;
+    return this.#scrub;
+  }
+
+  /** The call's full URL, redacted: it names the call in messages and log lines. */
+  get url(): string {
+    this.#url ??= this.scrub(redactUrl(this.client.root + this.input));
+    return this.#url;
+  }
+
+  /** `METHOD url`, redacted. */
+  get label(): string {
+    return `${this.method} ${this.url}`;
+  }
 
   /** Milliseconds since the call started. */
   elapsed(): number {
     return performance.now() - this.started;
+  }
+
+  /** Milliseconds left of the call's `totalTimeout`; `undefined` without one. */
+  timeLeft(): number | undefined {
+    const { total } = this.init;
+    return total === undefined ? undefined : total - this.elapsed();
   }
 
   /** The `X-Request-Id` of the last answer, if it had one. */
@@ -37,43 +118,100 @@ export class Trace {
   fields(extra: LogFields = {}): LogFields {
     return { method: this.method, url: this.url, attempt: this.attempts, ...extra };
   }
+
+  /** Waits for the turn of the next attempt: `undefined` when it may go at once. */
+  wait(retry: boolean): Promise<void> | undefined {
+    const { throttle } = this.client;
+    if (!this.init.queues) return undefined;
+    // ky retries only once it is done with the attempt before: one still unanswered (a timeout) was given up.
+    this.#hand(this.#claimed);
+    if (throttle.tryTake()) {
+      this.#granted();
+      return undefined;
+    }
+    const timedOut = () =>
+      timeoutError(`${this.label} waiting for its turn under the rate limit`, undefined, this.lost);
+    const ticket = {
+      log: this.client.log,
+      retry,
+      signal: this.init.signal,
+      timeoutMs: this.timeLeft(),
+      timedOut,
+    };
+    return throttle.queue(ticket).then(() => this.#granted());
+  }
+
+  #granted(): void {
+    // A turn granted after ky gave up on the call (its deadline passed in a hook) goes straight back.
+    if (this.#over) this.client.throttle.release();
+    else {
+      this.#hand(this.#turn);
+      this.#turn = { released: false };
+    }
+  }
+
+  /** An attempt is being sent: it takes the turn granted for it (none when the call does not queue). */
+  claim(): Turn | undefined {
+    this.#claimed = this.#turn;
+    this.#turn = undefined;
+    return this.#claimed;
+  }
+
+  /** The attempt that claimed `turn` ended, with its answer or without one (`undefined`). */
+  attempted(turn: Turn | undefined, answer: Response | undefined): void {
+    // Read first, so the turn handed back is granted on what this answer says.
+    this.client.throttle.observe(answer, this.client.log, this.client.maxPauseMs);
+    this.#hand(turn);
+    if (answer === undefined) return;
+    this.answer = answer;
+    this.answers += 1;
+  }
+
+  /** The call is over: every turn it still holds (unsent, or an attempt ky gave up on) is handed back. */
+  end(): void {
+    this.#over = true;
+    this.#hand(this.#turn);
+    this.#hand(this.#claimed);
+    this.#turn = undefined;
+  }
+
+  #hand(turn: Turn | undefined): void {
+    if (turn === undefined || turn.released) return;
+    turn.released = true;
+    this.client.throttle.release();
+  }
+
+  /**
+   * The call's error, stamped with what the call went through (`attempts`, `requestId`) and logged once at debug
+   * level: the caller gets the error, and an error line as well would double every failure in an app's logs.
+   */
+  finished(error: unknown): unknown {
+    if (!(error instanceof ContentPlatformError)) return error;
+    const answered = (error as Partial<APIError>).headers?.get('x-request-id') ?? undefined;
+    recordCall(error, this.attempts, answered ?? this.requestId);
+    const { log } = this.client;
+    if (log.enabled('debug')) {
+      const status = (error as Partial<APIError>).status;
+      const durationMs = Math.round(this.elapsed());
+      const attempts = `${this.attempts} attempt${this.attempts === 1 ? '' : 's'}`;
+      log('debug', `call failed after ${attempts}: ${error.message}`, {
+        ...this.fields({ status, durationMs, requestId: error.requestId }),
+        errorName: error.name,
+      });
+    }
+    return error;
+  }
 }
 
 /**
- * Wraps a fetch to count the call's attempts and, when `log` is given, log one line per attempt: status or
- * failure, duration, request id (and the request and response headers at debug level).
+ * Whether a call queues, from its own `rateLimit` option: `false` sends it past the queue.
+ * @throws {InvalidParamsError} for any other value but `undefined`.
  */
-export function tracingFetch(send: Send, trace: Trace, log: Log | undefined): Send {
-  if (log === undefined) {
-    return (input, init) => {
-      trace.attempts += 1;
-      return send(input, init);
-    };
-  }
-  return async (input, init) => {
-    trace.attempts += 1;
-    const started = performance.now();
-    const line = `${trace.method} ${trace.url} (attempt ${trace.attempts})`;
-    // Reading a clone of the body costs a copy: only at debug level.
-    if (log.verbose)
-      log('debug', `${line} request ${headerText(input.headers)}${await bodyText(input)}`, trace.fields());
-    try {
-      const response = await send(input, init);
-      const durationMs = Math.round(performance.now() - started);
-      const requestId = response.headers.get('x-request-id') ?? undefined;
-      const fields = trace.fields({ status: response.status, durationMs, requestId });
-      log('info', `${line} → ${response.status} in ${durationMs} ms`, fields);
-      if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`, fields);
-      return response;
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      const errorName = (error as Error)?.name;
-      log(
-        'info',
-        `${line} → no answer after ${durationMs} ms: ${(error as Error)?.message}`,
-        trace.fields({ durationMs, errorName }),
-      );
-      throw error;
-    }
-  };
+export function queues(rateLimit: unknown): boolean {
+  if (rateLimit === undefined) return true;
+  if (rateLimit === false) return false;
+  throw new InvalidParamsError(
+    `rateLimit for one call can only be false (send it past the queue); got ${String(rateLimit)}.`,
+    'rateLimit',
+  );
 }
