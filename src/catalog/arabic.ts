@@ -124,6 +124,13 @@ const LICENSE_KINDS = new Map<string, LicenseKind>([
  */
 export function licenseKind(label: unknown): LicenseKind | null {
   if (typeof label !== 'string') return null;
+  // Every validation reads one: the few labels a server sends are folded once (Unicode normalisation is slow).
+  const seen = LICENSES_SEEN.get(label);
+  if (seen !== undefined) return seen;
   const word = key(label).replace(LICENSE_WORDS, '').replace(/^ال/, '');
-  return LICENSE_KINDS.get(word) ?? null;
+  const kind = LICENSE_KINDS.get(word) ?? null;
+  if (LICENSES_SEEN.size < MAX_STATUS_SEEN) LICENSES_SEEN.set(label, kind);
+  return kind;
 }
+
+const LICENSES_SEEN = new Map<string, LicenseKind | null>();

@@ -25,7 +25,7 @@ export interface Answer {
   /** `METHOD url` of the request, the full URL with the key shown as `***`. */
   request: string;
   /** Why a JSON body is kept as text: it was cut short (`cut`), or nests past `MAX_JSON_DEPTH`. */
-  kept?: 'cut' | 'too deep';
+  kept?: 'cut' | 'too deep' | undefined;
 }
 
 /** Extra data an API folder read out of an error body. */
@@ -102,6 +102,24 @@ function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 
+/** An Answer as `decodeAnswer` makes it: its `request` is read from what names the call only when asked. */
+class Decoded implements Answer {
+  isJson = false;
+  kept: Answer['kept'] = undefined;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    public body: unknown,
+    readonly named: string | { readonly label: string },
+  ) {}
+
+  get request(): string {
+    return typeof this.named === 'string' ? this.named : this.named.label;
+  }
+}
+
 /**
  * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given (the
  * answer goes on an error), the key is masked in the raw text, in every parsed string and in the status line;
@@ -116,16 +134,13 @@ export function decodeAnswer(
 ): Answer {
   const cut = scrub !== undefined && (bodyCut(response) || text.length > ERROR_BODY_BYTES);
   const raw = scrub === undefined ? text : scrub(cut ? text.slice(0, ERROR_BODY_BYTES) : text);
-  const answer: Answer = {
-    status: response.status,
-    statusText: scrub === undefined ? response.statusText : scrub(response.statusText),
-    headers: scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub),
-    body: raw === '' ? undefined : raw,
-    isJson: false,
-    get request() {
-      return typeof request === 'string' ? request : request.label;
-    },
-  };
+  const answer = new Decoded(
+    response.status,
+    scrub === undefined ? response.statusText : scrub(response.statusText),
+    scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub),
+    raw === '' ? undefined : raw,
+    request,
+  );
   if (cut) {
     // A cut body does not parse; what is kept says that it was cut.
     answer.body = `${raw}… [cut: the body was longer than ${ERROR_BODY_BYTES} bytes]`;

@@ -35,11 +35,13 @@ export function traceOf(error: unknown): Trace | undefined {
  * The client's fetch, as ky calls it for every attempt of every call: built once per client, it finds the call in
  * the `init` ky passes on (`TRACE`). Counts the attempt, takes the turn granted for it, reads the body inside the
  * attempt (`readAttempt`), and hands the turn back with what the answer said. Logs a line per attempt only when the
- * client's level has info lines.
+ * client's level has info lines. `heedsSignal`: `send` is the platform's fetch, which ends a request and its body on
+ * the attempt's signal itself.
  */
 export function attemptFetch(
   send: Send,
   log: Log,
+  heedsSignal: boolean,
 ): (input: Request | URL | string, init?: RequestInit) => Promise<Response> {
   const logs = log.enabled('info');
   return async (input, init) => {
@@ -53,7 +55,7 @@ export function attemptFetch(
     const turn = trace.claim();
     let answer: Response;
     try {
-      answer = await readAttempt(logs ? logged(send, trace, log) : send, request, rest, trace);
+      answer = await readAttempt(logs ? logged(send, trace, log) : send, request, rest, trace, heedsSignal);
     } catch (error) {
       trace.attempted(turn, undefined);
       if (typeof error === 'object' && error !== null) thrownBy.set(error, trace);

@@ -4,6 +4,7 @@ import ky, {
   isTimeoutError,
   type KyInstance,
   type Options as KyOptions,
+  replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import { NotFoundError, ownError, scrubber } from '../errors/index.js';
@@ -22,7 +23,7 @@ import {
   retryCount,
 } from './options.js';
 import { parseAnswer } from './parse.js';
-import { retryPolicy } from './policy.js';
+import { type RetryPolicy, retryPolicy } from './policy.js';
 import { readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
@@ -38,6 +39,7 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #client: CallClient;
+  readonly #retry: RetryPolicy;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
 
@@ -52,18 +54,21 @@ export class HttpClient {
     this.#client = { root: `${options.apiRoot}/`, scrub, log, throttle, maxPauseMs: options.maxRetryAfter };
     const idempotent = api.retryMethods as readonly string[];
     const classify = (error: Error) => failureOf(error, transportError(error));
+    this.#retry = retryPolicy({
+      limit: options.maxRetries,
+      idempotent,
+      maxRetryAfter: options.maxRetryAfter,
+      classify,
+      log,
+    });
     const built = clientInstance(options.ky ?? ky, options, api, {
-      retry: retryPolicy({
-        limit: options.maxRetries,
-        idempotent,
-        maxRetryAfter: options.maxRetryAfter,
-        classify,
-        log,
-      }),
       // A retry waits for its turn after the client's other beforeRetry hooks, outside the attempt's `timeout`.
       beforeRetry: throttle.enabled ? ({ options: o }) => turnOf(o)?.wait(true) : undefined,
       // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
-      fetch: (send) => attemptFetch(send ?? ((request, init) => globalThis.fetch(request, init)), log),
+      fetch: (send) =>
+        send
+          ? attemptFetch(send, log, false)
+          : attemptFetch((request, init) => globalThis.fetch(request, init), log, true),
     });
     this.#ky = built.ky;
     this.#rebuild = built.rebuild;
@@ -168,8 +173,8 @@ export class HttpClient {
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
   #callOptions(trace: Trace, options: RequestOptions = {}): KyOptions {
-    const retry: { trace: Trace; limit?: number } = { trace };
-    if (options.maxRetries !== undefined) retry.limit = trace.init.limit;
+    // The client's rules, with the call's trace for `jitter` and its own limit: replaced, not merged, into ky's.
+    const retry = replaceOption({ ...this.#retry, limit: trace.init.limit, trace });
     const kyOptions: KyOptions & { [TRACE]: Trace } = { method: trace.method, retry, [TRACE]: trace };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');

@@ -1,6 +1,5 @@
 import type { BeforeRetryHook, KyInstance } from 'ky';
 import type { ResolvedOptions } from './options.js';
-import type { RetryPolicy } from './policy.js';
 import type { Send } from './read-fetch.js';
 import type { ApiConfig } from './request.js';
 
@@ -13,7 +12,6 @@ export interface ClientInstance {
 
 /** The SDK's own policy for the instance: the same for every call of the client. */
 export interface InstancePolicy {
-  retry: RetryPolicy;
   /** The retry's turn under the throttle: runs after every other `beforeRetry` hook of the client. */
   beforeRetry: BeforeRetryHook | undefined;
   /** The client's fetch for every attempt, given how attempts are sent (`undefined`: the global fetch). */
@@ -55,7 +53,6 @@ export function clientInstance(
         ...(api.credentials.kind === 'bearer' ? { authorization: `Bearer ${options.apiKey}` } : {}),
       },
       timeout: options.timeout,
-      retry: policy.retry,
       fetch: policy.fetch(send),
       // Set only where needed: every default key is merged again into each call.
       ...(options.totalTimeout !== undefined || parent.totalTimeout !== undefined

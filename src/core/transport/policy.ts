@@ -36,9 +36,9 @@ export interface RetryRules {
 /**
  * A client's retry rules as ky options, built once: ky's own backoff (300 ms, doubling) with full jitter capped at
  * 8 s, ky's statuses and Retry-After / X-RateLimit-Reset reading (429, 503), and `shouldRetry` on top. Every method
- * is in `methods` because ky checks it before `shouldRetry`. Each call passes only `retry: { trace }`, which ky
- * merges in: `jitter` reads it as `this.trace`, `shouldRetry` finds it from the error (`traceOf`). ky's defaults are
- * left unset on purpose: ky normalises the retry object on every call.
+ * is in `methods` because ky checks it before `shouldRetry`. Each call hands ky a copy carrying its trace and limit
+ * (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`, `shouldRetry` finds it from
+ * the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry object on every call.
  */
 export function retryPolicy(rules: RetryRules): RetryPolicy {
   const { limit, idempotent, maxRetryAfter, classify, log } = rules;

@@ -53,16 +53,19 @@ export async function readAttempt(
   request: Request,
   init: RequestInit | undefined,
   reading: Reading,
+  heedsSignal: boolean,
 ): Promise<Response> {
   const { rebuild, maxBytes } = reading.init;
+  // The platform's fetch ends the request and its body on the signal itself; any other `send` is made to.
+  const signal = heedsSignal ? undefined : request.signal;
   let response: Response;
   let body: Body;
   try {
-    response = await abortable(send(request, init), request.signal);
+    response = await (signal ? abortable(send(request, init), signal) : send(request, init));
     // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
     if (response.type === 'opaqueredirect') return response;
     const cap = response.ok ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES);
-    body = await readCapped(response, cap, request.signal);
+    body = await readCapped(response, cap, signal);
   } catch (error) {
     // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
     if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
@@ -94,19 +97,19 @@ interface Body {
  * Reads at most `cap` bytes of the body, then cancels the rest: an endless or decompressing body costs no more
  * than the cap. An abort cancels the read too, whether or not the stream heeds a cancel.
  */
-async function readCapped(response: Response, cap: number, signal: AbortSignal): Promise<Body> {
+async function readCapped(response: Response, cap: number, signal: AbortSignal | undefined): Promise<Body> {
   const stream = response.body;
   if (stream === null) return { bytes: new Uint8Array(0), over: false };
   const reader = stream.getReader();
   // Cancelling through the reader settles a pending read at once, even for a source that ignores the cancel.
-  const stop = () => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener('abort', stop, { once: true });
+  const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
   let over = false;
   try {
     for (;;) {
-      if (signal.aborted) throw signal.reason;
+      if (signal?.aborted) throw signal.reason;
       const { done, value } = await reader.read();
       if (done) break;
       if (size + value.length > cap) {
@@ -119,14 +122,18 @@ async function readCapped(response: Response, cap: number, signal: AbortSignal):
       chunks.push(value);
       size += value.length;
     }
-    if (signal.aborted) throw signal.reason;
+    if (signal?.aborted) throw signal.reason;
   } finally {
-    signal.removeEventListener('abort', stop);
+    signal?.removeEventListener('abort', stop);
   }
   return { bytes: joined(chunks, size), over };
 }
 
 function joined(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  // Most answers arrive in one piece: it is used as is.
+  const [only] = chunks;
+  if (chunks.length === 1 && only !== undefined && only.buffer instanceof ArrayBuffer)
+    return only as Uint8Array<ArrayBuffer>;
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
