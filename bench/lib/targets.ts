@@ -16,13 +16,13 @@ export interface Figures {
 /** SDK / bare ky latency (ratio of the medians) at most this, by call. */
 const LATENCY_VS_KY: Record<string, number> = {
   'pixels.get': 1.05,
-  'pixels.list (100)': 1.1,
-  'items.list (59)': 1.1,
-  'purchases.validate': 1.1,
+  'pixels.list (100)': 1.08,
+  'items.list (59)': 1.08,
+  'purchases.validate': 1.08,
 };
 const THROUGHPUT_VS_KY = 0.95;
 const HEAP_MB = 20;
-const BROTLI_KB = 34;
+const BROTLI_KB = 36;
 
 export function targets(f: Figures): string[] {
   const rows: [string, string, boolean][] = [];

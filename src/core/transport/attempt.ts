@@ -9,8 +9,9 @@ import type { Trace } from './trace.js';
  */
 export const TRACE = 'contentPlatformTrace';
 
-// The Request each attempt sent, and what an attempt threw: how a TimeoutError or a NetworkError finds its call.
-const sentBy = new WeakMap<Request, Trace>();
+// The Request each attempt sent carries its call under this key (ky's TimeoutError names that Request), and what an
+// attempt threw is noted here (a NetworkError names it as its cause).
+const SENT_BY: unique symbol = Symbol('content-platform-sdk.trace');
 const thrownBy = new WeakMap<object, Trace>();
 
 /**
@@ -23,7 +24,7 @@ export function traceOf(error: unknown): Trace | undefined {
   const carried = (options as Record<string, unknown> | undefined)?.[TRACE];
   if (carried !== undefined) return carried as Trace;
   if (request instanceof Request) {
-    const trace = sentBy.get(request);
+    const trace = (request as { [SENT_BY]?: Trace })[SENT_BY];
     if (trace) return trace;
   }
   return (
@@ -47,15 +48,20 @@ export function attemptFetch(
   return async (input, init) => {
     // ky always passes a Request; anything else is made one, so `send` can rely on it.
     const request = input instanceof Request ? input : new Request(input, init);
-    const { [TRACE]: carried, ...rest } = (init ?? {}) as RequestInit & { [TRACE]?: Trace };
-    if (carried === undefined) return send(request, init);
-    const trace = carried;
+    const trace = (init as { [TRACE]?: Trace } | undefined)?.[TRACE];
+    if (trace === undefined) return send(request, init);
     trace.attempts += 1;
-    sentBy.set(request, trace);
+    (request as { [SENT_BY]?: Trace })[SENT_BY] = trace;
     const turn = trace.claim();
     let answer: Response;
     try {
-      answer = await readAttempt(logs ? logged(send, trace, log) : send, request, rest, trace, heedsSignal);
+      answer = await readAttempt(
+        logs ? logged(send, trace, log) : send,
+        request,
+        others(init),
+        trace,
+        heedsSignal,
+      );
     } catch (error) {
       trace.attempted(turn, undefined);
       if (typeof error === 'object' && error !== null) thrownBy.set(error, trace);
@@ -64,6 +70,13 @@ export function attemptFetch(
     trace.attempted(turn, answer);
     return answer;
   };
+}
+
+/** ky's fetch options without the trace: what the platform's or the user's fetch is given. */
+function others(init: RequestInit | undefined): RequestInit {
+  const rest: Record<string, unknown> = {};
+  for (const key in init) if (key !== TRACE) rest[key] = (init as Record<string, unknown>)[key];
+  return rest;
 }
 
 /** `send` that logs one line per attempt: status or failure, duration, request id (and headers at debug level). */
