@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import {
   CatalogClient,
   type Hooks,
@@ -238,6 +239,33 @@ describe('a user ky instance (ky option)', () => {
       [`${ROOT}/pixels/1`, 'acme/1.0', `Bearer ${SECRET}`],
       ['https://market.example.com/api/items/all?api_key=cat-key', 'acme/1.0', undefined],
     ]);
+  });
+});
+
+describe('the options a hook sees', () => {
+  it('show no Catalog key: the call the SDK carries in them prints redacted', async () => {
+    msw.use(
+      http.get('https://market.example.com/api/items/item', () => HttpResponse.json(ok('item', anItem()))),
+    );
+    const seen: string[] = [];
+    const look: NonNullable<Hooks['afterResponse']>[number] = ({ options }) => {
+      seen.push(inspect(options, { depth: 20 }), JSON.stringify(options));
+    };
+    const catalog = new CatalogClient({
+      siteUrl: 'https://market.example.com',
+      apiKey: 'cat-key-SECRET-0042',
+      hooks: { afterResponse: [look] },
+      ...quiet,
+    });
+    await catalog.items.get(1);
+    expect(seen).toHaveLength(2);
+    for (const text of seen) {
+      expect(text).not.toContain('cat-key-SECRET-0042');
+      expect(text).toContain('api_key=***');
+    }
+    expect(seen[0]).toContain(
+      'Trace {"method":"GET","url":"https://market.example.com/api/items/item?item_id=1&api_key=***","attempts":1}',
+    );
   });
 });
 

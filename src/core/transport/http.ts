@@ -156,8 +156,7 @@ export class HttpClient {
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
     const options = call.options ?? {};
     const { maxResponseBytes, maxRetries, totalTimeout } = options;
-    return new Trace(this.#client, method, input, {
-      secrets: call.secrets,
+    return new Trace(this.#client, method, input, call.secrets, {
       signal: options.signal,
       total: totalTimeout ?? this.#options.totalTimeout,
       queues: this.#client.throttle.enabled && queues(options.rateLimit),

@@ -26,8 +26,6 @@ export interface CallClient {
 
 /** What one call is, beyond its method and input: the parts its trace reads. */
 export interface TraceInit {
-  /** Values the call sends that must never be shown whole (a purchase code). */
-  secrets: readonly string[] | undefined;
   /** The caller's signal: an abort takes the call out of the throttle's queue. */
   signal: AbortSignal | undefined;
   /** The call's `totalTimeout`, which covers its time in the queue and its waits. */
@@ -66,6 +64,10 @@ export class Trace {
   /** The call brings its own `beforeRetry` hooks: its retry turn is taken by a hook after them, not the client's. */
   ownRetryHook = false;
   readonly started = performance.now();
+  // Private, as is `input`: a trace rides on the options users' hooks see, and these hold the key (a Catalog GET's
+  // query) and the call's purchase codes.
+  readonly #input: string;
+  readonly #secrets: readonly string[] | undefined;
   #scrub: Scrub | undefined;
   #url: string | undefined;
   // Granted and not yet claimed by an attempt; claimed by the latest attempt.
@@ -73,24 +75,40 @@ export class Trace {
   #claimed: Turn | undefined;
   #over = false;
 
-  /** `input`: the path and query relative to the API root, as sent. */
+  /**
+   * `input`: the path and query relative to the API root, as sent; `secrets`: values the call sends that must never
+   * be shown whole (a purchase code).
+   */
   constructor(
     readonly client: CallClient,
     readonly method: Method,
-    readonly input: string,
+    input: string,
+    secrets: readonly string[] | undefined,
     readonly init: TraceInit,
-  ) {}
+  ) {
+    this.#input = input;
+    this.#secrets = secrets;
+  }
 
   /** Masks the key and the call's purchase codes (each to its last four characters). */
   get scrub(): Scrub {
-    this.#scrub ??= this.init.secrets ? withCodes(this.client.scrub, this.init.secrets) : this.client.scrub;
+    this.#scrub ??= this.#secrets ? withCodes(this.client.scrub, this.#secrets) : this.client.scrub;
     return this.#scrub;
   }
 
   /** The call's full URL, redacted: it names the call in messages and log lines. */
   get url(): string {
-    this.#url ??= this.scrub(redactUrl(this.client.root + this.input));
+    this.#url ??= this.scrub(redactUrl(this.client.root + this.#input));
     return this.#url;
+  }
+
+  /** What a hook that logs ky's options shows of the trace: the call, redacted, and its counters. */
+  toJSON(): { method: Method; url: string; attempts: number } {
+    return { method: this.method, url: this.url, attempts: this.attempts };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Trace ${JSON.stringify(this.toJSON())}`;
   }
 
   /** `METHOD url`, redacted. */
