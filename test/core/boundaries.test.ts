@@ -33,7 +33,7 @@ describe('SDK boundaries', () => {
     expect(importers.filter((file) => !file.startsWith('core/transport/'))).toEqual([]);
   });
 
-  it('has one door to the network: only core/http.ts uses the global fetch', () => {
+  it('has one door to the network: only core/transport/http.ts uses the global fetch', () => {
     const callers = files.filter((file) =>
       /globalThis\.fetch\b/.test(read(file).replace(/^\s*(\/\*|\*|\/\/).*$/gm, '')),
     );

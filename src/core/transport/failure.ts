@@ -49,7 +49,7 @@ function mapped(error: unknown, transport: TransportError, context: FailureConte
   if (signal?.aborted)
     return new APIUserAbortError(`${label} was aborted by the caller.`, { cause: signal.reason });
   if (transport.kind === 'http') {
-    // ky has read the body into `data` (parsed when JSON) unless the answer came through readingFetch.
+    // ky has read the body into `data` (parsed when JSON) unless the answer came through readAttempt.
     const { data, response } = transport;
     const text = readText(response) ?? (typeof data === 'string' ? data : stringified(data));
     return answerError({ response, text, trace, path }, readError);

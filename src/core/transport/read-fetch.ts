@@ -11,7 +11,7 @@ const texts = new WeakMap<Response, string>();
 const UTF8 = new TextDecoder();
 const sendFailures = new WeakMap<object, Request>();
 
-/** The text an answer from `readingFetch` was read from; `undefined` for any other Response (a hook's own). */
+/** The text an answer from `readAttempt` was read from; `undefined` for any other Response (a hook's own). */
 export function readText(response: Response): string | undefined {
   return texts.get(response);
 }

@@ -32,7 +32,7 @@ export interface TraceInit {
   total: number | undefined;
   /** Whether the call queues under the throttle (`false`: off for the client or for this call). */
   queues: boolean;
-  /** Whether an answer is rebuilt for an `afterResponse` hook (see `readingFetch`). */
+  /** Whether an answer is rebuilt for an `afterResponse` hook (see `readAttempt`). */
   rebuild: boolean;
   /** `maxResponseBytes` for this call. */
   maxBytes: number;
