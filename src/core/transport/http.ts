@@ -39,7 +39,7 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #client: CallClient;
-  readonly #retry: RetryPolicy;
+  readonly #retry: Omit<RetryPolicy, 'limit'>;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
 
@@ -55,7 +55,6 @@ export class HttpClient {
     const idempotent = api.retryMethods as readonly string[];
     const classify = (error: Error) => failureOf(error, transportError(error));
     this.#retry = retryPolicy({
-      limit: options.maxRetries,
       idempotent,
       maxRetryAfter: options.maxRetryAfter,
       classify,

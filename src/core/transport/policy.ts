@@ -20,10 +20,8 @@ export interface RetryPolicy {
   shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
 }
 
-/** What a client's retry rules are made of: the same for every call. */
+/** What a client's retry rules are made of: the same for every call (each call adds its own `limit`). */
 export interface RetryRules {
-  /** Retries allowed (`maxRetries`); a call's own `maxRetries` overrides it through ky's `retry.limit`. */
-  limit: number;
   /** The methods safe to send twice (lower case): a create is retried only when nothing reached the server. */
   idempotent: readonly string[];
   /** Longest server-requested wait to sleep through (`maxRetryAfter`). */
@@ -40,10 +38,9 @@ export interface RetryRules {
  * (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`, `shouldRetry` finds it from
  * the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry object on every call.
  */
-export function retryPolicy(rules: RetryRules): RetryPolicy {
-  const { limit, idempotent, maxRetryAfter, classify, log } = rules;
+export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
+  const { idempotent, maxRetryAfter, classify, log } = rules;
   return {
-    limit,
     methods: ['get', 'put', 'patch', 'delete', 'post'],
     retryOnTimeout: true,
     // ky's own `jitter: true` draws below the uncapped step, then caps it (piling waits at 8 s); this draws below
