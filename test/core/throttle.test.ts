@@ -207,6 +207,29 @@ describe('Throttle', () => {
     expect(lines).toEqual([]);
   });
 
+  it('forgets a stated budget when its window ends: a minute when the answer names no reset', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, budget(0));
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(throttle.snapshot().remaining).toBe(0);
+    // Within the window, header-less answers leave the budget at 0: one request at a time.
+    for (const name of ['b', 'c', 'd']) void take(name);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b']);
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(throttle.snapshot()).toMatchObject({ remaining: undefined, limit: 60 });
+    // Past it, the next header-less answer opens the throttle, as a first answer would.
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c', 'd']);
+    expect(throttle.take(ticket())).toBeUndefined();
+  });
+
   it('announces once when calls start waiting for the server budget', async () => {
     const throttle = new Throttle({});
     const { granted, take } = taker(throttle);

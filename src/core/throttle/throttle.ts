@@ -49,6 +49,8 @@ const NONE = Number.POSITIVE_INFINITY;
 const DEFAULT_PAUSE_MS = 1_000;
 // Longest a request sent alone to learn the budget holds up the next one (real servers answer in 20-200 ms).
 const PROBE_MS = 500;
+// How long a budget the server stated holds when it names no reset: the real servers' windows are a minute.
+const WINDOW_MS = MINUTE;
 
 /**
  * One client's throttle (shared with the clients `withOptions` derives). It reads `X-RateLimit-Remaining` from
@@ -68,6 +70,8 @@ export class Throttle {
   #open = false;
   #limit: number | undefined;
   #remaining: number | undefined;
+  // When the window of the budget the server last stated ends: past it, the budget is not known any more.
+  #budgetUntil = 0;
   #pausedUntil = 0;
   // When the latest request sent alone, to learn the budget, went out.
   #probeAt = 0;
@@ -87,6 +91,7 @@ export class Throttle {
 
   /** The current state, copied. */
   snapshot(): RateLimitSnapshot {
+    this.#expire(Date.now());
     return Object.freeze({
       enabled: this.enabled,
       queued: this.#queue.length,
@@ -124,12 +129,15 @@ export class Throttle {
    * `Retry-After`, unless that is beyond `maxPauseMs` (the call then fails with it, and others probe one by one).
    */
   observe(answer: Response | undefined, log: ThrottleLog, maxPauseMs: number): void {
+    const now = Date.now();
+    this.#expire(now);
     const remaining = answer && count(answer.headers.get('x-ratelimit-remaining'));
     if (remaining !== undefined) {
       this.#seen = true;
       this.#open = false;
       this.#remaining = remaining;
       this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
+      this.#budgetUntil = now + windowMs(answer?.headers);
     } else if (!this.#seen) this.#open = true;
     if (answer?.status === 429) this.#pause(answer.headers, log, maxPauseMs);
     if (this.#queue.length > 0) this.#pump();
@@ -143,8 +151,11 @@ export class Throttle {
     this.#remaining = 0;
     const seconds = retryAfterSeconds(headers);
     const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
-    if (waitMs > maxPauseMs) return;
     const now = Date.now();
+    // Nothing is left until the wait is over, however long; then the budget is not known any more.
+    this.#seen = true;
+    this.#budgetUntil = now + waitMs;
+    if (waitMs > maxPauseMs) return;
     const wasPaused = now < this.#pausedUntil;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
     // Answers to requests already in flight may say the same: the first one announces the pause.
@@ -157,8 +168,19 @@ export class Throttle {
     });
   }
 
+  /**
+   * Forgets a budget whose window has ended: the next answer says the new one, or, when it has no rate-limit
+   * headers, opens the throttle, as a first answer would. A stale `Remaining: 0` never holds calls for good.
+   */
+  #expire(now: number): void {
+    if (!this.#seen || now < this.#budgetUntil) return;
+    this.#seen = false;
+    this.#remaining = undefined;
+  }
+
   /** 0 when a request may start now; else the ms until it may, or Infinity until an answer comes back. */
   #blockedFor(now: number): number {
+    this.#expire(now);
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
     if (this.#inFlight >= this.#maxConcurrent) return NONE;
     if (!this.#open) {
@@ -274,6 +296,12 @@ export class Throttle {
       });
     }
   }
+}
+
+/** How long a stated budget holds: until the reset the answer names, else a minute. */
+function windowMs(headers: Headers | undefined): number {
+  const seconds = headers && retryAfterSeconds(headers);
+  return seconds === undefined ? WINDOW_MS : seconds * 1000;
 }
 
 /** A header's whole number, or `undefined` when absent or not one. */
