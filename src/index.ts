@@ -38,6 +38,7 @@ export type {
   AppInfo,
   ClientOptions,
   FetchLike,
+  HeaderInput,
   Hooks,
   Id,
   KyInstance,

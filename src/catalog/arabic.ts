@@ -55,10 +55,16 @@ export function normalizeCatalogText(text: string): string {
     .toLowerCase();
 }
 
-/** Comparison key: the normalised text without any space, so `لايوجد` and `لا يوجد` compare equal. */
+/**
+ * Comparison key: the normalised text without any space, so `لايوجد` and `لا يوجد` compare equal. A text longer than
+ * `MAX_FOLDED` names no word or message (their keys are a few dozen characters): it gets `''`, which none has.
+ */
 function key(text: string): string {
-  return normalizeCatalogText(text).replace(/ /g, '');
+  return text.length > MAX_FOLDED ? '' : normalizeCatalogText(text).replace(/ /g, '');
 }
+
+// Folding a 14 MB `msg` took 1.3 s and 400 MB; any real variant of a known text is far shorter than this.
+const MAX_FOLDED = 1024;
 
 const CONDITION_KEYS = new Map<string, CatalogCondition>(
   (Object.entries(CATALOG_MESSAGES) as [CatalogCondition, { arabic: string; english: string }][]).flatMap(

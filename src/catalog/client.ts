@@ -1,4 +1,4 @@
-import { AccountRequestError, AuthenticationError } from '../core/errors/index.js';
+import { AccountRequestError, AuthenticationError, recordCall } from '../core/errors/index.js';
 import type { RateLimitSnapshot } from '../core/throttle/index.js';
 import {
   type ApiConfig,
@@ -25,7 +25,8 @@ export interface CatalogClientOptions extends ClientOptions {
 /**
  * Client of the Catalog API: account details, items, and purchase-code validation. The key travels as the
  * `api_key` parameter (query of a GET, JSON body of the POST).
- * @throws {InvalidParamsError} at construction, when the key or the site URL is missing or malformed.
+ * @throws {InvalidParamsError} at construction, when the key or the site URL is missing or malformed, or the URL
+ * names a port fetch refuses to call (such as 6000).
  *
  * @example
  * const catalog = new CatalogClient({ siteUrl: 'https://market.example.com', apiKey });
@@ -45,7 +46,7 @@ export class CatalogClient {
 
   /**
    * Resolves the options (env fallbacks included) and checks them; no request is sent.
-   * @throws {InvalidParamsError} when the key or the site URL is missing or malformed.
+   * @throws {InvalidParamsError} when the key or the site URL is missing or malformed, or on a port fetch refuses.
    */
   constructor(options: CatalogClientOptions = {}) {
     this.#given = { ...options };
@@ -95,21 +96,23 @@ export class CatalogClient {
    * Checks the key with one request (account details) and resolves to the `Account` it belongs to. Call it at
    * start-up: with a bad key, items and purchase validation answer like "not found" / "invalid purchase code"
    * (404), which a batch would take for real answers; only account details says the key itself is refused.
-   * @throws {AuthenticationError} when the server refuses the key (its 401 envelope); `cause` is that envelope's
-   * `AccountRequestError`.
+   * @throws {AuthenticationError} when the server refuses the key (its 401 envelope), with the call's `attempts`
+   * and `requestId`; `cause` is that envelope's `AccountRequestError`.
    */
   async verifyCredentials(options?: RequestOptions): Promise<Account> {
     try {
       return await this.account.details(options);
     } catch (error) {
       if (!(error instanceof AccountRequestError) || error.status !== 401) throw error;
-      throw new AuthenticationError({
+      const refused = new AuthenticationError({
         status: error.status,
         headers: error.headers,
         body: error.body,
         message: `CatalogClient.verifyCredentials: the server refused the API key (${error.message})`,
         cause: error,
       });
+      // The same call as its cause: it sent as many requests and had the same last answer.
+      throw recordCall(refused, error.attempts, error.requestId);
     }
   }
 }

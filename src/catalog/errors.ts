@@ -5,6 +5,7 @@ import {
   type APIErrorInit,
   CatalogError,
   type CatalogErrorCode,
+  ERROR_BODY_BYTES,
   InvalidPurchaseCodeError,
   ItemNotFoundError,
   MAX_JSON_DEPTH,
@@ -37,7 +38,8 @@ const MAX_QUOTED = 200;
 /**
  * Reads the Catalog error envelope `{ status: 'خطأ' | 'error', msg }` out of any answer, 2xx included, and
  * builds the matching `CatalogError` subclass. `undefined` when the answer is not an error envelope.
- * `msg` is kept verbatim, except that `scrub` masks the API key (and a purchase code), should a server echo them.
+ * `msg` is kept verbatim, except that `scrub` masks the API key (and a purchase code), should a server echo them;
+ * a `msg` or body longer than `ERROR_BODY_BYTES` is cut there, like any error body.
  */
 export function readCatalogError(
   answer: Answer,
@@ -54,7 +56,7 @@ export function readCatalogError(
     status: answer.status,
     headers: scrubHeaders(answer.headers, scrub),
     body: scrubBody(body, scrub),
-    msg,
+    msg: cut(msg, 'msg'),
   };
   if (condition) {
     const { type, text } = CONDITIONS[condition];
@@ -87,7 +89,19 @@ function describe(answer: Answer, text: string, msg: string): string {
   return `${answer.request}: ${text} (HTTP ${answer.status}, ${said})`;
 }
 
-/** A 2xx body is not scrubbed by core (only error answers are): do it here before it lands on an error. */
+/**
+ * A 2xx body is not scrubbed by core (only error answers are): do it here before it lands on an error. One longer
+ * than `ERROR_BODY_BYTES` as JSON is cut there, as the transport cuts any other error body.
+ */
 function scrubBody(body: unknown, scrub: Scrub): unknown {
-  return scrubParsed(body, scrub) ?? `(body not kept: JSON nested more than ${MAX_JSON_DEPTH} levels deep)`;
+  const kept = scrubParsed(body, scrub);
+  if (kept === undefined) return `(body not kept: JSON nested more than ${MAX_JSON_DEPTH} levels deep)`;
+  const json = JSON.stringify(kept);
+  return json.length > ERROR_BODY_BYTES ? cut(json, 'body') : kept;
+}
+
+/** `text`, or its first `ERROR_BODY_BYTES` characters marked as cut, like an error body over the limit. */
+function cut(text: string, what: 'body' | 'msg'): string {
+  if (text.length <= ERROR_BODY_BYTES) return text;
+  return `${text.slice(0, ERROR_BODY_BYTES)}… [cut: the ${what} was longer than ${ERROR_BODY_BYTES} bytes]`;
 }

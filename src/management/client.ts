@@ -29,7 +29,8 @@ const MANAGEMENT_API: ApiConfig = {
 
 /**
  * Client of the Management API (`{baseUrl}/api/v1`): tracking pixels and custom domains, with a Bearer key.
- * @throws {InvalidParamsError} at construction, when the key or URL is missing or malformed.
+ * @throws {InvalidParamsError} at construction, when the key or URL is missing or malformed, or the URL names a
+ * port fetch refuses to call (such as 6000).
  *
  * @example
  * const mgmt = new ManagementClient({ baseUrl: 'https://links.example.com', apiKey: process.env.KEY });

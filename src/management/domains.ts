@@ -1,6 +1,6 @@
 import { deferredPage, type PagePromise } from '../core/pages/index.js';
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
-import { type APIPromise, deferred, type Id, path } from '../core/transport/index.js';
+import { type APIPromise, aboutId, deferred, type Id, path } from '../core/transport/index.js';
 import { listPages } from './list.js';
 import {
   checkParams,
@@ -44,14 +44,23 @@ export class Domains {
     );
   }
 
-  /** One domain. @throws {NotFoundError} no domain of yours has this id. */
+  /**
+   * One domain. @throws {NotFoundError} no domain of yours has this id.
+   * @throws {ResponseValidationError} the answer is about another domain (a cache or proxy serving another one).
+   */
   get(id: Id, options?: RequestOptions): APIPromise<Domain> {
-    return deferred(() => this.#http.get(path`domains/${id}`, DomainResponseSchema, options));
+    return deferred(() =>
+      this.#http.request('GET', path`domains/${id}`, DomainResponseSchema, {
+        options,
+        accept: aboutId(id, 'domain'),
+      }),
+    );
   }
 
   /**
    * Creates a domain. @throws {InvalidParamsError} a missing or empty `name`, before any request.
    * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
+   * @throws {InternalServerError} with `mayHaveSucceeded: true` on a 502 or 504: check before creating it again.
    */
   create(params: DomainCreateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
@@ -64,27 +73,32 @@ export class Domains {
     );
   }
 
-  /** Changes a domain's pages (PUT; only the fields given are sent, `null` clears one; the name cannot change). */
+  /**
+   * Changes a domain's pages (PUT; only the fields given are sent, `null` clears one; the name cannot change).
+   * @throws {ResponseValidationError} the answer is about another domain.
+   */
   update(id: Id, params: DomainUpdateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
-      this.#http.put(
-        path`domains/${id}`,
-        DomainResponseSchema,
-        checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
+      this.#http.request('PUT', path`domains/${id}`, DomainResponseSchema, {
         options,
-      ),
+        body: checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
+        accept: aboutId(id, 'domain'),
+      }),
     );
   }
 
-  /** Deletes a domain; resolves to the receipt `{ id, object: 'domain', deleted: true }`. */
+  /**
+   * Deletes a domain; resolves to the receipt `{ id, object: 'domain', deleted: true }`.
+   * @throws {ResponseValidationError} the receipt is about another domain.
+   */
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
-      this.#http.delete(path`domains/${id}`, DeleteReceiptSchema, options, () => ({
-        id: Number(id),
-        object: 'domain',
-        deleted: true,
-      })),
+      this.#http.request('DELETE', path`domains/${id}`, DeleteReceiptSchema, {
+        options,
+        gone: () => ({ id: Number(id), object: 'domain', deleted: true }),
+        accept: aboutId(id, 'domain'),
+      }),
     );
   }
 }

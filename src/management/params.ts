@@ -6,6 +6,8 @@ import { PIXEL_TYPES } from './schemas.js';
 // every parameter is checked here, before any request. Each `error` text says what is allowed.
 
 const PER_PAGE = [10, 25, 50, 100] as const;
+/** The spec's largest `per_page`: the most records a page may hold when the call sets none. */
+export const MAX_PER_PAGE = Math.max(...PER_PAGE);
 const oneOf = (values: readonly (string | number)[]) => ({ error: `one of ${values.join(', ')}` });
 const text = { error: 'a non-empty string' };
 const pixelType = z.enum(PIXEL_TYPES, oneOf(PIXEL_TYPES));

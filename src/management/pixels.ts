@@ -1,6 +1,6 @@
 import { deferredPage, type PagePromise } from '../core/pages/index.js';
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
-import { type APIPromise, deferred, type Id, path } from '../core/transport/index.js';
+import { type APIPromise, aboutId, deferred, type Id, path } from '../core/transport/index.js';
 import { listPages } from './list.js';
 import {
   checkParams,
@@ -44,14 +44,23 @@ export class Pixels {
     );
   }
 
-  /** One pixel. @throws {NotFoundError} no pixel of yours has this id. */
+  /**
+   * One pixel. @throws {NotFoundError} no pixel of yours has this id.
+   * @throws {ResponseValidationError} the answer is about another pixel (a cache or proxy serving another one).
+   */
   get(id: Id, options?: RequestOptions): APIPromise<Pixel> {
-    return deferred(() => this.#http.get(path`pixels/${id}`, PixelResponseSchema, options));
+    return deferred(() =>
+      this.#http.request('GET', path`pixels/${id}`, PixelResponseSchema, {
+        options,
+        accept: aboutId(id, 'pixel'),
+      }),
+    );
   }
 
   /**
    * Creates a pixel. @throws {InvalidParamsError} a missing field or unknown type, before any request.
    * @throws {UnprocessableEntityError} the server refused it (a taken name, a plan quota): see `fieldErrors`.
+   * @throws {InternalServerError} with `mayHaveSucceeded: true` on a 502 or 504: check before creating it again.
    */
   create(params: PixelCreateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
@@ -64,27 +73,32 @@ export class Pixels {
     );
   }
 
-  /** Changes the given fields of a pixel (PUT; fields left out are not sent and stay as they are). */
+  /**
+   * Changes the given fields of a pixel (PUT; fields left out are not sent and stay as they are).
+   * @throws {ResponseValidationError} the answer is about another pixel.
+   */
   update(id: Id, params: PixelUpdateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
-      this.#http.put(
-        path`pixels/${id}`,
-        PixelResponseSchema,
-        checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
+      this.#http.request('PUT', path`pixels/${id}`, PixelResponseSchema, {
         options,
-      ),
+        body: checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
+        accept: aboutId(id, 'pixel'),
+      }),
     );
   }
 
-  /** Deletes a pixel; resolves to the receipt `{ id, object: 'pixel', deleted: true }`. */
+  /**
+   * Deletes a pixel; resolves to the receipt `{ id, object: 'pixel', deleted: true }`.
+   * @throws {ResponseValidationError} the receipt is about another pixel.
+   */
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
-      this.#http.delete(path`pixels/${id}`, DeleteReceiptSchema, options, () => ({
-        id: Number(id),
-        object: 'pixel',
-        deleted: true,
-      })),
+      this.#http.request('DELETE', path`pixels/${id}`, DeleteReceiptSchema, {
+        options,
+        gone: () => ({ id: Number(id), object: 'pixel', deleted: true }),
+        accept: aboutId(id, 'pixel'),
+      }),
     );
   }
 }

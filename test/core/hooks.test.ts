@@ -191,7 +191,7 @@ describe('a user ky instance (ky option)', () => {
     const optionFetch = vi.fn(async () => Response.json(showBody(wirePixel({ id: 2 }))));
     const mine = ky.create({ fetch: instanceFetch });
     expect((await mgmt({ ky: mine }).pixels.get(1)).id).toBe(1);
-    expect((await mgmt({ ky: mine, fetch: optionFetch }).pixels.get(1)).id).toBe(2);
+    expect((await mgmt({ ky: mine, fetch: optionFetch }).pixels.get(2)).id).toBe(2);
     expect(instanceFetch).toHaveBeenCalledTimes(1);
     expect(optionFetch).toHaveBeenCalledTimes(1);
     expect(msw.captured).toHaveLength(0);
@@ -257,14 +257,14 @@ describe('the options a hook sees', () => {
       hooks: { afterResponse: [look] },
       ...quiet,
     });
-    await catalog.items.get(1);
+    await catalog.items.get(42);
     expect(seen).toHaveLength(2);
     for (const text of seen) {
       expect(text).not.toContain('cat-key-SECRET-0042');
       expect(text).toContain('api_key=***');
     }
     expect(seen[0]).toContain(
-      'Trace {"method":"GET","url":"https://market.example.com/api/items/item?item_id=1&api_key=***","attempts":1}',
+      'Trace {"method":"GET","url":"https://market.example.com/api/items/item?item_id=42&api_key=***","attempts":1}',
     );
   });
 });

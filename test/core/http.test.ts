@@ -85,11 +85,13 @@ describe('HttpClient requests', () => {
       http.delete(`${ROOT}/pixels/3`, () => HttpResponse.json({ m: 'delete' })),
     );
     const client = bearerClient();
-    await expect(client.put('pixels/3', Anything, { name: 'x' })).resolves.toEqual({ m: 'put' });
+    await expect(client.request('PUT', 'pixels/3', Anything, { body: { name: 'x' } })).resolves.toEqual({
+      m: 'put',
+    });
     await expect(client.request('PATCH', 'pixels/3', Anything, { body: { name: 'y' } })).resolves.toEqual({
       m: 'patch',
     });
-    await expect(client.delete('pixels/3', Anything)).resolves.toEqual({ m: 'delete' });
+    await expect(client.request('DELETE', 'pixels/3', Anything)).resolves.toEqual({ m: 'delete' });
     expect(msw.captured.map((r) => [r.method, r.body])).toEqual([
       ['PUT', 'name=x'],
       ['PATCH', 'name=y'],

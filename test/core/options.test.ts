@@ -256,6 +256,57 @@ describe('resolveOptions', () => {
   });
 
   it.each([
+    ['baseUrl', 'https://links.example.com:6000', MANAGEMENT_KIND, '6000'],
+    ['baseUrl', 'http://127.0.0.1:10080/api/v1', MANAGEMENT_KIND, '10080'],
+    ['siteUrl', 'https://market.example.com:25', CATALOG_KIND, '25'],
+    ['siteUrl', 'http://localhost:6665/', CATALOG_KIND, '6665'],
+  ])('refuses a %s on a port fetch refuses to call: %s', (param, url, kind, port) => {
+    const error = failure(() => resolveOptions({ apiKey: 'k', [param]: url }, kind));
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error.param).toBe(param);
+    expect(error.message).toBe(
+      `${param} uses port ${port}, which fetch refuses to call (a "bad port" of the fetch standard, reserved for ` +
+        'other protocols): every request would fail. Serve the API on another port (such as 443 or 8080), or ' +
+        'reach it through a proxy on one.',
+    );
+  });
+
+  it.each([
+    ['https://links.example.com:8080', 'https://links.example.com:8080/api/v1'],
+    ['https://links.example.com:443', 'https://links.example.com/api/v1'],
+    ['http://127.0.0.1:6001', 'http://127.0.0.1:6001/api/v1'],
+    ['http://127.0.0.1:80', 'http://127.0.0.1/api/v1'],
+  ])('accepts a port fetch calls: %s', (baseUrl, root) => {
+    expect(resolveOptions({ apiKey: 'k', baseUrl }, MANAGEMENT_KIND).apiRoot).toBe(root);
+  });
+
+  it("refuses only ports the runtime's fetch refuses too (the fetch standard's bad ports)", async () => {
+    const refused: number[] = [];
+    for (let port = 1; port <= 10_100; port += 1) {
+      try {
+        resolveOptions({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}` }, MANAGEMENT_KIND);
+      } catch (error) {
+        if (!(error instanceof InvalidParamsError) || error.param !== 'baseUrl') throw error;
+        refused.push(port);
+      }
+    }
+    // The standard's list has 82 ports, 1 to 10080: X11's 6000 and IRC's 6665-6669 among them, 6001 not.
+    expect(refused).toHaveLength(82);
+    expect(refused).toEqual(expect.arrayContaining([1, 6000, 6665, 6666, 6667, 6668, 6669, 10080]));
+    expect(refused).not.toContain(6001);
+    // fetch refuses each before connecting (no server listens): "fetch failed", caused by "bad port".
+    const causes = await Promise.all(
+      refused.map((port) =>
+        fetch(`http://127.0.0.1:${port}/`).then(
+          () => 'answered',
+          (error: Error) => String((error.cause as Error | undefined)?.message),
+        ),
+      ),
+    );
+    expect(new Set(causes)).toEqual(new Set(['bad port']));
+  });
+
+  it.each([
     'http://localhost:4010',
     'http://127.0.0.1',
     'http://127.8.9.10:80',

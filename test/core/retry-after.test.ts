@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESET_EPOCH_FROM, resetAsSdkReads, retryAfterSeconds } from '../../src/core/errors/wait.js';
+import { RESET_EPOCH_FROM, retryAfterSeconds } from '../../src/core/errors/wait.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 const seconds = (headers: Record<string, string>) => retryAfterSeconds(new Headers(headers), now);
@@ -22,7 +22,7 @@ describe('retryAfterSeconds', () => {
     expect(RESET_EPOCH_FROM).toBe(1_000_000_000);
     expect(seconds({ 'x-ratelimit-reset': '1' })).toBe(1);
     expect(seconds({ 'x-ratelimit-reset': '999999999' })).toBe(999_999_999);
-    // 2001 and 2023: long past, so no wait (ky 2 alone would sleep these as seconds: see resetAsSdkReads).
+    // 2001 and 2023: long past, so no wait (ky 2 alone would sleep these as seconds; the SDK states the wait).
     expect(seconds({ 'x-ratelimit-reset': '1000000000' })).toBe(0);
     expect(seconds({ 'x-ratelimit-reset': '1700000000' })).toBe(0);
     expect(seconds({ 'x-ratelimit-reset': String(now / 1000 + 600) })).toBe(600);
@@ -57,31 +57,20 @@ describe('retryAfterSeconds', () => {
   });
 });
 
-describe('resetAsSdkReads', () => {
-  const rewrite = (headers: Record<string, string>) =>
-    Object.fromEntries(resetAsSdkReads(new Headers(headers), now).entries());
+describe('retryAfterSeconds: RFC 850 dates, with a two-digit year', () => {
+  const at = (date: string) => (Date.parse(date) - now) / 1000;
 
-  it('turns a reset from 10^9 to 2024, which ky would sleep as seconds, into the seconds left: 0', () => {
-    expect(rewrite({ 'x-ratelimit-reset': '1000000000', 'x-ratelimit-limit': '60' })).toEqual({
-      'x-ratelimit-reset': '0',
-      'x-ratelimit-limit': '60',
-    });
-    expect(rewrite({ 'ratelimit-reset': '1704067199' })).toEqual({ 'ratelimit-reset': '0' });
-    expect(rewrite({ 'x-rate-limit-reset': '1500000000' })).toEqual({ 'x-rate-limit-reset': '0' });
+  it('reads the year as RFC 9110 does: the latest one ending so, at most 50 years ahead', () => {
+    // Date.parse alone reads 1960 (no wait); ky's own reader, 2060.
+    expect(seconds({ 'retry-after': 'Sunday, 01-Jan-60 00:00:00 GMT' })).toBe(at('2060-01-01T00:00:00Z'));
+    expect(seconds({ 'x-ratelimit-reset': 'Friday, 01-Jan-76 00:00:00 GMT' })).toBe(
+      at('2076-01-01T00:00:00Z'),
+    );
+    expect(seconds({ 'retry-after': 'Thursday, 01-Jan-26 00:00:30 GMT' })).toBe(30);
   });
 
-  it('leaves alone what ky and the SDK already read alike', () => {
-    for (const headers of [
-      { 'x-ratelimit-reset': '999999999' },
-      { 'x-ratelimit-reset': '1704067200' },
-      { 'x-ratelimit-reset': String(now / 1000 + 30) },
-      { 'x-ratelimit-retry-after': '1500000000' },
-      { 'retry-after': '2', 'x-ratelimit-reset': '1500000000' },
-      { 'x-ratelimit-reset': 'soon' },
-      {},
-    ]) {
-      const given = new Headers(headers);
-      expect(resetAsSdkReads(given, now)).toBe(given);
-    }
+  it('reads a year more than 50 years ahead as last century: long past, no wait', () => {
+    expect(seconds({ 'retry-after': 'Sunday, 01-Jan-77 00:00:00 GMT' })).toBe(0);
+    expect(seconds({ 'retry-after': 'Friday, 31-Dec-99 23:59:59 GMT' })).toBe(0);
   });
 });

@@ -82,7 +82,9 @@ describe('retries through ky (HttpClient)', () => {
 
   it('re-sends the same form body on each retry of a PUT', async () => {
     const { fetch, attempts } = script(answer(502), answer(200));
-    await bearerClient({ fetch, maxRetries: 1 }).put('pixels/1', Anything, { name: 'a b&c' });
+    await bearerClient({ fetch, maxRetries: 1 }).request('PUT', 'pixels/1', Anything, {
+      body: { name: 'a b&c' },
+    });
     expect(attempts.map((a) => a.body)).toEqual(['name=a+b%26c', 'name=a+b%26c']);
   });
 
@@ -100,10 +102,12 @@ describe('retries through ky (HttpClient)', () => {
     expect(waited).toBeGreaterThanOrEqual(950);
   });
 
-  it('rounds a decimal Retry-After up to whole seconds (ky reads only whole seconds): never waits short', async () => {
+  it('waits a decimal Retry-After as asked (the SDK states the wait to ky): never short, never a whole second', async () => {
     const { fetch, attempts } = script(answer(503, '{}', { 'retry-after': '0.4' }), answer(200));
     await bearerClient({ fetch, maxRetries: 1 }).get('pixels/1', Anything);
-    expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    const waited = (attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0);
+    expect(waited).toBeGreaterThanOrEqual(390);
+    expect(waited).toBeLessThan(900);
   });
 
   it('retries refused connections on a GET, then maps the last one to APIConnectionError with its code', async () => {
@@ -269,14 +273,14 @@ const status = (code: number, headers: Record<string, string> = {}): Failure => 
 });
 const network = (code?: string): Failure => ({ kind: 'network', code });
 
-describe('shouldRetry (ky: false refuses, true backs off, undefined lets ky decide)', () => {
-  it('lets ky decide statuses, timeouts and Retry-After for an idempotent call', () => {
-    expect(shouldRetry(status(503), true)).toBeUndefined();
-    expect(shouldRetry(status(429, { 'retry-after': '60' }), true)).toBeUndefined();
-    expect(shouldRetry({ kind: 'timeout' }, true)).toBeUndefined();
+describe('shouldRetry (every answer final: ky never decides, nor reads a wait)', () => {
+  it('retries statuses, timeouts and an allowed Retry-After of an idempotent call', () => {
+    expect(shouldRetry(status(503), true)).toBe(true);
+    expect(shouldRetry(status(429, { 'retry-after': '60' }), true)).toBe(true);
+    expect(shouldRetry({ kind: 'timeout' }, true)).toBe(true);
   });
 
-  it("refuses what ky must not retry, and backs off on the 5xx outside ky's short list", () => {
+  it('refuses what must not be retried, and retries any 5xx', () => {
     expect(shouldRetry(status(404), true)).toBe(false);
     expect(shouldRetry(status(413, { 'retry-after': '1' }), true)).toBe(false);
     expect(shouldRetry(status(501), true)).toBe(true);
@@ -295,13 +299,14 @@ describe('shouldRetry (ky: false refuses, true backs off, undefined lets ky deci
     expect(shouldRetry(status(429, { 'retry-after': later }), true)).toBe(false);
     const reset = String(Math.floor(Date.now() / 1000) + 120);
     expect(shouldRetry(status(429, { 'x-ratelimit-reset': reset }), true)).toBe(false);
-    expect(shouldRetry(status(500, { 'retry-after': '3600' }), true)).toBeUndefined();
+    // A 500 asks for no wait (only a 429 or 503 does): it backs off.
+    expect(shouldRetry(status(500, { 'retry-after': '3600' }), true)).toBe(true);
   });
 
   it('refuses a wait over 60 s in any header ky waits on, and lets a reset long past through at once', () => {
     expect(shouldRetry(status(429, { 'ratelimit-reset': '3600' }), true)).toBe(false);
     expect(shouldRetry(status(503, { 'x-ratelimit-retry-after': '120' }), true)).toBe(false);
-    expect(shouldRetry(status(429, { 'x-ratelimit-reset': '1000000000' }), true)).toBeUndefined();
+    expect(shouldRetry(status(429, { 'x-ratelimit-reset': '1000000000' }), true)).toBe(true);
     expect(serverWaitMs(status(429, { 'x-ratelimit-reset': '1000000000' }))).toBe(0);
     expect(serverWaitMs(status(429, { 'x-ratelimit-reset': '999999999' }))).toBe(999_999_999_000);
   });
@@ -322,8 +327,8 @@ describe('shouldRetry (ky: false refuses, true backs off, undefined lets ky deci
   });
 
   it('retries a create after a 429 within the cap, and refuses one beyond it', () => {
-    expect(shouldRetry(status(429, { 'retry-after': '1' }), false)).toBeUndefined();
-    expect(shouldRetry(status(429), false)).toBeUndefined();
+    expect(shouldRetry(status(429, { 'retry-after': '1' }), false)).toBe(true);
+    expect(shouldRetry(status(429), false)).toBe(true);
     expect(shouldRetry(status(429, { 'retry-after': '61' }), false)).toBe(false);
   });
 

@@ -1,10 +1,12 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { askedScenarios } from './asked-scenarios.js';
 import { bodyScenarios } from './body-scenarios.js';
 import { boundedScenarios } from './bounded-scenarios.js';
 import { catalogScenarios } from './catalog-scenarios.js';
 import { connectionScenarios } from './connection-scenarios.js';
 import { echoScenarios } from './echo-scenarios.js';
+import { hangScenarios } from './hang-scenarios.js';
 import {
   CATALOG_KEY,
   capturingLogger,
@@ -17,6 +19,9 @@ import {
 } from './harness.js';
 import { hostileAnswerScenarios } from './hostile-answer-scenarios.js';
 import { httpScenarios } from './http-scenarios.js';
+import { leakScenarios } from './leak-scenarios.js';
+import { memoryScenarios } from './memory-scenarios.js';
+import { oursScenarios } from './ours-scenarios.js';
 
 // The whole fault-injection suite runs in this one file, in order, so the secrets test at the end sees every
 // error, log line and toJSON() it produced.
@@ -30,6 +35,11 @@ const groups: [string, Scenario[]][] = [
   ['Catalog faults', catalogScenarios],
   ['servers that echo the key', echoScenarios],
   ['answers that are not about what was asked', hostileAnswerScenarios],
+  ['calls that could wait for ever', hangScenarios],
+  ['every failure is ours', oursScenarios],
+  ['secrets in every surface', leakScenarios],
+  ['answers about what was asked, and small ones', askedScenarios],
+  ['bodies that would exhaust memory', memoryScenarios],
 ];
 const all = groups.flatMap(([, scenarios]) => scenarios);
 

@@ -5,11 +5,14 @@ import {
   APIError,
   AuthenticationError,
   ContentPlatformError,
+  InternalServerError,
   ResponseValidationError,
 } from './classes.js';
 import { redactUrl, type Scrub } from './redact.js';
 
 const MAX_LISTED_ISSUES = 3;
+// A body can fail in 100 000 places; the error keeps the first ones and says how many more there were.
+const MAX_KEPT_ISSUES = 20;
 
 /** The system error code behind a failed fetch (`ECONNREFUSED`, `ECONNRESET`…), if there is one. */
 export function connectionCode(error: unknown): string | undefined {
@@ -75,14 +78,26 @@ interface Issue {
   errors?: readonly (readonly Issue[])[];
 }
 
-/** A 2xx JSON answer that does not fit its schema; names the first few offending fields. */
-export function validationError(answer: Answer, zodIssues: readonly Issue[]): ResponseValidationError {
-  const issues = zodIssues.flatMap((issue) => unwrapUnion(issue, []));
+/**
+ * A 2xx JSON answer that does not fit its schema; names the first few offending fields. Each issue's path and
+ * message pass through `scrub`: a body keyed by a secret (an index-keyed list, links keyed by the key) puts it there.
+ */
+export function validationError(
+  answer: Answer,
+  zodIssues: readonly Issue[],
+  scrub: Scrub,
+): ResponseValidationError {
+  const all = zodIssues.flatMap((issue) => unwrapUnion(issue, []));
+  const issues = all.slice(0, MAX_KEPT_ISSUES).map(({ path, message }) => ({
+    path: path.map((key) => (typeof key === 'string' ? scrub(key) : key)),
+    message: scrub(message),
+  }));
   const listed = issues
     .slice(0, MAX_LISTED_ISSUES)
     .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
     .join('; ');
-  const more = issues.length > MAX_LISTED_ISSUES ? ` (and ${issues.length - MAX_LISTED_ISSUES} more)` : '';
+  const kept = all.length > MAX_KEPT_ISSUES ? `; \`issues\` keeps the first ${MAX_KEPT_ISSUES}` : '';
+  const more = all.length > MAX_LISTED_ISSUES ? ` (and ${all.length - MAX_LISTED_ISSUES} more${kept})` : '';
   return new ResponseValidationError({
     message: `${answer.request} answered ${answer.status} with a body of an unexpected shape: ${listed}${more}`,
     issues: issues.map((issue) => ({ path: [...issue.path], message: issue.message })),
@@ -123,7 +138,8 @@ function unwrapUnion(issue: Issue, prefix: PropertyKey[]): { path: PropertyKey[]
   const path = [...prefix, ...issue.path];
   const branches = issue.code === 'invalid_union' ? (issue.errors ?? []).filter((b) => b.length > 0) : [];
   if (branches.length === 0) return [{ path, message: issue.message }];
-  const depth = (branch: readonly Issue[]) => Math.max(...branch.map((i) => i.path.length));
+  // A loop, not Math.max(...): a branch of 100 000 issues as arguments overflows the stack.
+  const depth = (branch: readonly Issue[]) => branch.reduce((most, i) => Math.max(most, i.path.length), 0);
   const best = branches.reduce((a, b) =>
     depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a,
   );
@@ -183,21 +199,56 @@ export function connectionError(
 }
 
 /**
- * `error` itself when nothing in it (message, stack, causes) shows a secret; else a copy that keeps its name,
- * code and cause chain with every text scrubbed. A custom fetch may put the URL (a Catalog key) in its message.
+ * What a caller may be shown of a failure's cause: a copy of the error with its name, message, stack and own text,
+ * number and boolean fields scrubbed (other fields dropped), its causes the same way down to the fourth; any other
+ * value thrown becomes an Error of its scrubbed text. A custom fetch may put the URL (a Catalog key) anywhere in what
+ * it throws: an own `url` field, a string rejection, a cause five levels down.
  */
-export function scrubbedError(error: unknown, scrub: Scrub, depth = 0): unknown {
-  if (!(error instanceof Error) || depth > 4) return error;
+export function scrubbedError(error: unknown, scrub: Scrub, depth = 0): Error | undefined {
+  if (error === undefined || depth > 4) return undefined;
+  if (!(error instanceof Error)) return new Error(scrub(textOf(error)));
   const cause = scrubbedError(error.cause, scrub, depth + 1);
-  const message = scrub(error.message);
-  const stack = error.stack === undefined ? undefined : scrub(error.stack);
-  if (message === error.message && stack === error.stack && cause === error.cause) return error;
-  const copy = new Error(message, cause === undefined ? undefined : { cause });
-  copy.name = error.name;
-  if (stack !== undefined) copy.stack = stack;
-  const code = (error as { code?: unknown }).code;
-  if (code !== undefined) Object.assign(copy, { code });
+  // A built-in class is kept (a TypeError stays one); any other class's getters could show what it holds.
+  const Class = BUILT_IN.find((kind) => Object.getPrototypeOf(error) === kind.prototype) ?? Error;
+  const copy = new Class(scrub(textOf(error.message)), cause === undefined ? undefined : { cause });
+  copy.name = scrub(textOf(error.name));
+  if (error.stack !== undefined) copy.stack = scrub(textOf(error.stack));
+  for (const [key, value] of Object.entries(error)) {
+    if (key === 'cause') continue;
+    if (typeof value === 'string') Object.assign(copy, { [key]: scrub(value) });
+    else if (typeof value === 'number' || typeof value === 'boolean') Object.assign(copy, { [key]: value });
+  }
   return copy;
+}
+
+const BUILT_IN = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
+
+/** `String(value)`, or what kind of value it is when even that throws. */
+function textOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `a value of type ${typeof value}`;
+  }
+}
+
+/**
+ * The error of a create (not idempotent) answered 502 or 504: a gateway gave up waiting on the server behind it,
+ * which may have created the record all the same. That error with `mayHaveSucceeded: true`, and a message that
+ * says so; any other error is returned as it is.
+ */
+export function createAnswered(error: APIError): APIError {
+  if (!(error instanceof InternalServerError) || (error.status !== 502 && error.status !== 504)) return error;
+  return new InternalServerError({
+    status: error.status,
+    headers: error.headers,
+    body: error.body,
+    message:
+      `${error.message}. The create may have succeeded: a gateway answered ${error.status}, and the server ` +
+      'behind it may have acted on it; check before sending it again.',
+    retryAfter: error.retryAfter,
+    mayHaveSucceeded: true,
+  });
 }
 
 /** No answer within the timeout; `cause` is the error of the last answer, when an answer came before. */

@@ -41,6 +41,12 @@ export interface ErrorDetail {
  */
 export const ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * Bytes read past `ERROR_BODY_BYTES` so a secret straddling the cut is scrubbed whole before the text is cut: more
+ * than any form of a key or purchase code of up to 900 characters takes (URL-encoded twice: 9 bytes a character).
+ */
+export const SCRUB_MARGIN = 8 * 1024;
+
 const cuts = new WeakSet<Response>();
 
 /** Notes that only the first `ERROR_BODY_BYTES` of `response`'s body were read (the transport cut it there). */
@@ -133,7 +139,13 @@ export function decodeAnswer(
   scrub?: Scrub,
 ): Answer {
   const cut = scrub !== undefined && (bodyCut(response) || text.length > ERROR_BODY_BYTES);
-  const raw = scrub === undefined ? text : scrub(cut ? text.slice(0, ERROR_BODY_BYTES) : text);
+  // Scrubbed before it is cut, so no secret is left half-shown at the cut.
+  const raw =
+    scrub === undefined
+      ? text
+      : cut
+        ? scrub(text.slice(0, ERROR_BODY_BYTES + SCRUB_MARGIN)).slice(0, ERROR_BODY_BYTES)
+        : scrub(text);
   const answer = new Decoded(
     response.status,
     scrub === undefined ? response.statusText : scrub(response.statusText),

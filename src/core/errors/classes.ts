@@ -217,21 +217,31 @@ export class RateLimitError extends APIError {
 }
 
 /**
- * HTTP 500 or above: the server failed. A 503 says in `retryAfter` how many seconds to wait, when it said.
+ * HTTP 500 or above: the server failed. A 503 says in `retryAfter` how many seconds to wait, when it said. A 502 or
+ * 504 answering a create says `mayHaveSucceeded: true`: check before sending the create again.
  * @example catch (e) { if (e instanceof InternalServerError && e.retryAfter) await sleep(e.retryAfter * 1000) }
  */
 export class InternalServerError extends APIError {
   declare readonly name: 'InternalServerError';
   /** Seconds to wait, from a 503's `Retry-After` (seconds or HTTP date); undefined if absent or not a 503. */
   readonly retryAfter: number | undefined;
+  /**
+   * `true` when a gateway answered a create (502, 504): it gave up on the server behind it, which may have created
+   * the record all the same. Undefined for any other status or call.
+   */
+  readonly mayHaveSucceeded: boolean | undefined;
 
-  constructor(init: APIErrorInit & { retryAfter?: number | undefined }) {
+  constructor(
+    init: APIErrorInit & { retryAfter?: number | undefined; mayHaveSucceeded?: boolean | undefined },
+  ) {
     super(init);
     this.retryAfter = init.retryAfter;
+    this.mayHaveSucceeded = init.mayHaveSucceeded;
   }
 
   protected override summary(): Record<string, unknown> {
-    return { ...super.summary(), retryAfter: this.retryAfter };
+    const lost = this.mayHaveSucceeded === undefined ? {} : { mayHaveSucceeded: this.mayHaveSucceeded };
+    return { ...super.summary(), retryAfter: this.retryAfter, ...lost };
   }
 }
 
@@ -351,7 +361,7 @@ export interface ValidationIssue {
  */
 export class ResponseValidationError extends ContentPlatformError {
   declare readonly name: 'ResponseValidationError' | 'ResponseTooLargeError';
-  /** What did not fit; empty when the body was not JSON at all. */
+  /** What did not fit, the first 20 (the message counts the rest); empty when the body was not JSON at all. */
   readonly issues: ValidationIssue[];
   /**
    * The body as received: parsed JSON, or the raw text when it was not JSON; over 64 KiB, its first 64 KiB as

@@ -9,12 +9,14 @@ export {
   ERROR_BODY_BYTES,
   type ErrorDetail,
   markCut,
+  SCRUB_MARGIN,
   scrubHeaders,
   statusError,
 } from './answer.js';
 export {
   connectionCode,
   connectionError,
+  createAnswered,
   isRedirect,
   type LostCall,
   notJsonError,
@@ -28,4 +30,4 @@ export {
 export * from './classes.js';
 export { maskCode, maskCodeFields, redact, redactUrl, type Scrub, scrubber, withCodes } from './redact.js';
 export { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
-export { RESET_EPOCH_FROM, resetAsSdkReads, retryAfterSeconds } from './wait.js';
+export { RESET_EPOCH_FROM, retryAfterSeconds } from './wait.js';

@@ -12,7 +12,8 @@ export function scrubber(apiKey: string, codes: readonly string[] = []): Scrub {
 /** `scrub` (a client's, built once) that also masks a call's purchase codes, and any `purchase_code` field. */
 export function withCodes(scrub: Scrub, codes: readonly string[]): Scrub {
   if (codes.length === 0) return scrub;
-  const masks = codes.map((code) => masking(code, maskCode(code)));
+  // Any case: a server's lookup may match the code whatever its case and echo it upper-cased.
+  const masks = codes.map((code) => masking(code, maskCode(code), 'gi'));
   return (text) => maskCodeFields(masks.reduce((out, mask) => mask(out), scrub(text)));
 }
 
@@ -44,15 +45,18 @@ export function redact(text: string, secret: string): string {
   return masking(secret, '***')(text);
 }
 
-/** Replaces every form of `secret` by `mask`; the pattern is built once, since a scrub runs on every log line. */
-function masking(secret: string, mask: string): Scrub {
+/**
+ * Replaces every form of `secret` by `mask` (`flags`: `gi` to match any case); the pattern is built once, since a
+ * scrub runs on every log line.
+ */
+function masking(secret: string, mask: string, flags = 'g'): Scrub {
   if (secret === '') return (text) => text;
-  const pattern = formsOf(secret);
+  const pattern = formsOf(secret, flags);
   return (text) => text.replace(pattern, () => mask);
 }
 
 /** One pattern for every form of `secret`. */
-function formsOf(secret: string): RegExp {
+function formsOf(secret: string, flags: string): RegExp {
   const once = [encodeURIComponent(secret), formEncoded(secret)];
   const encoded = new Set([
     ...once,
@@ -65,7 +69,7 @@ function formsOf(secret: string): RegExp {
       escapeRegExp(form).replace(/%([0-9A-F]{2})/g, (_, hex) => `%${hexCase(hex)}`),
     ),
   ];
-  return new RegExp(alternatives.join('|'), 'g');
+  return new RegExp(alternatives.join('|'), flags);
 }
 
 /** As a query string carries it: URLSearchParams also escapes !'()~ and writes a space as '+'. */

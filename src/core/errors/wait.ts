@@ -1,8 +1,8 @@
-// ky does the waiting before a retry, so the SDK reads a server's wait as ky reads it: the same headers in the same
-// order. Otherwise `maxRetryAfter`, the retry line, `retryAfter` and the throttle's pause would each see a different
-// wait from the one ky sleeps.
+// The SDK reads a server's wait, and tells ky to sleep exactly that (the retry's `jitter`, see policy.ts): ky never
+// reads these headers itself, so `maxRetryAfter`, the retry line, `retryAfter` and the throttle's pause all see the
+// wait ky sleeps.
 
-// ky 2.1's order: Retry-After is authoritative when present, even when it cannot be read; else the first of these.
+// ky 2.1's order, kept: Retry-After is authoritative when present, even when it cannot be read; else the first of these.
 // A `…reset` may also be a Unix time; the others are seconds from now.
 const WAIT_HEADERS = [
   'retry-after',
@@ -18,10 +18,7 @@ const WAIT_HEADERS = [
  */
 export const RESET_EPOCH_FROM = 1_000_000_000;
 
-// ky reads a reset as a Unix time only from 2024-01-01: a smaller one it would sleep as seconds.
-const KY_EPOCH_FROM = Date.parse('2024-01-01') / 1000;
-
-/** The header ky takes its wait from, and its value, if any. */
+/** The header the wait is read from, and its value, if any. */
 function waitHeader(headers: Headers): [name: string, value: string | undefined] {
   for (const name of WAIT_HEADERS) {
     const value = headers.get(name);
@@ -31,35 +28,37 @@ function waitHeader(headers: Headers): [name: string, value: string | undefined]
 }
 
 /**
- * Seconds the server asked us to wait, read as ky reads them: `Retry-After` (seconds or an HTTP date), else the
+ * Seconds the server asked us to wait: `Retry-After` (seconds or an HTTP date), else the
  * first of `RateLimit-Reset`, `X-RateLimit-Retry-After`, `X-RateLimit-Reset`, `X-Rate-Limit-Reset`, where a reset
- * from 10^9 up is a Unix time. `undefined` when none says, or the one ky reads cannot be read (ky backs off).
+ * from 10^9 up is a Unix time. `undefined` when none says, or the first present cannot be read (a backoff then).
  */
 export function retryAfterSeconds(headers: Headers, now = Date.now()): number | undefined {
   const [name, value] = waitHeader(headers);
   if (value === undefined) return undefined;
-  // Only Retry-After may have decimals: the answer's copy ky sees has them rounded up (read-fetch).
+  // Only Retry-After may have decimals.
   if ((name === 'retry-after' ? /^\d+(\.\d+)?$/ : /^\d+$/).test(value)) {
     const seconds = Number(value);
     if (!name.endsWith('reset') || seconds < RESET_EPOCH_FROM) return seconds;
     return Math.max(0, seconds - Math.floor(now / 1000));
   }
-  // ky reads only HTTP dates, which name the month: no ISO date, nor what Date.parse makes of `1.5`.
-  const date = /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;
+  // Only HTTP dates, which name the month: no ISO date, nor what Date.parse makes of `1.5`.
+  const date = /[A-Za-z]{3}/.test(value) ? Date.parse(fullYear(value, now)) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+// RFC 850's obsolete date form, with a two-digit year: `Sunday, 01-Jan-60 00:00:00 GMT`.
+const RFC_850 = /^([A-Za-z]+, \d{1,2}-[A-Za-z]{3}-)(\d{2})( .*)$/;
+
 /**
- * The headers ky will read its wait from, made to say what the SDK reads: a reset from 10^9 to 2024 is a Unix time
- * long past (no wait), which ky would sleep as that many seconds (capped at 24.8 days). It becomes the seconds left.
+ * An RFC 850 date with its year written out as RFC 9110 §5.6.7 reads it: the latest year ending in those two digits
+ * that is at most 50 years ahead (`60` is 2060 in 2026), where `Date.parse` alone would read 1960 (no wait).
  */
-export function resetAsSdkReads(headers: Headers, now = Date.now()): Headers {
-  const [name, value] = waitHeader(headers);
-  const seconds = Number(value);
-  if (!name.endsWith('reset') || !/^\d+$/.test(value ?? '') || seconds >= KY_EPOCH_FROM) return headers;
-  const left = retryAfterSeconds(headers, now) as number;
-  if (left === seconds) return headers;
-  const rewritten = new Headers(headers);
-  rewritten.set(name, String(left));
-  return rewritten;
+function fullYear(value: string, now: number): string {
+  const match = RFC_850.exec(value);
+  if (match === null) return value;
+  const [, head, yy, tail] = match as unknown as [string, string, string, string];
+  const current = new Date(now).getUTCFullYear();
+  let year = current - (current % 100) + Number(yy);
+  if (year > current + 50) year -= 100;
+  return `${head}${year}${tail}`;
 }

@@ -86,14 +86,19 @@ function logged(send: Send, trace: Trace, log: Log): Send {
     const line = `${trace.label} (attempt ${trace.attempts})`;
     // Reading a clone of the body costs a copy: only at debug level.
     if (log.verbose)
-      log('debug', `${line} request ${headerText(input.headers)}${await bodyText(input)}`, trace.fields());
+      log(
+        'debug',
+        `${line} request ${headerText(input.headers)}${await bodyText(input)}`,
+        trace.fields(),
+        trace.scrub,
+      );
     try {
       const response = await send(input, init);
       const durationMs = Math.round(performance.now() - started);
       const requestId = response.headers.get('x-request-id') ?? undefined;
       const fields = trace.fields({ status: response.status, durationMs, requestId });
-      log('info', `${line} → ${response.status} in ${durationMs} ms`, fields);
-      if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`, fields);
+      log('info', `${line} → ${response.status} in ${durationMs} ms`, fields, trace.scrub);
+      if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`, fields, trace.scrub);
       return response;
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
@@ -102,6 +107,7 @@ function logged(send: Send, trace: Trace, log: Log): Send {
         'info',
         `${line} → no answer after ${durationMs} ms: ${(error as Error)?.message}`,
         trace.fields({ durationMs, errorName }),
+        trace.scrub,
       );
       throw error;
     }

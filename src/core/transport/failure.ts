@@ -3,6 +3,8 @@ import {
   ContentPlatformError,
   connectionCode,
   connectionError,
+  createAnswered,
+  scrubbedError,
   timeoutError,
   unreadableError,
 } from '../errors/index.js';
@@ -16,6 +18,7 @@ export type TransportError =
   | { kind: 'http'; response: Response; data: unknown }
   | { kind: 'timeout' }
   | { kind: 'network'; cause: unknown }
+  | { kind: 'forced' }
   | { kind: 'other' };
 
 /** What mapping a call's failure needs to know about the call. */
@@ -24,7 +27,7 @@ export interface FailureContext {
   /** The path the call asked for (for a 404's message). */
   path: string;
   readError: ReadError;
-  /** The call creates a record (not idempotent): a connection error says whether it may have. */
+  /** The call creates a record (not idempotent): a connection error, a 502 or a 504 says whether it may have. */
   create: boolean;
 }
 
@@ -52,7 +55,9 @@ function mapped(error: unknown, transport: TransportError, context: FailureConte
     // ky has read the body into `data` (parsed when JSON) unless the answer came through readAttempt.
     const { data, response } = transport;
     const text = readText(response) ?? (typeof data === 'string' ? data : stringified(data));
-    return answerError({ response, text, trace, path }, readError);
+    const failed = answerError({ response, text, trace, path }, readError);
+    // A gateway that gave up says nothing of what the server behind it did with a create.
+    return context.create ? createAnswered(failed) : failed;
   }
   if (transport.kind === 'timeout') {
     // Cut mid-attempt (more requests sent than answers read), or during the wait after an answer.
@@ -61,10 +66,28 @@ function mapped(error: unknown, transport: TransportError, context: FailureConte
     const cause = last && answerError({ response: last, text: readText(last) ?? '', trace, path }, readError);
     return timeoutError(label, cause, trace.lost);
   }
+  if (transport.kind === 'forced') return forcedError(error, context);
   const cause = transport.kind === 'network' ? transport.cause : failedRequest(error) ? error : undefined;
   if (cause === undefined) return error;
   if (mayHaveActed({ kind: 'network', code: connectionCode(cause) })) trace.lost = true;
   return connectionError(label, cause, scrub, { mayHaveSucceeded: trace.lost, create: context.create });
+}
+
+/**
+ * An `afterResponse` hook asked for a retry (`ky.retry()`) after the last attempt allowed: the last answer's own
+ * error when it was one, else ours saying so, with the hook's cause (scrubbed).
+ */
+function forcedError(error: unknown, context: FailureContext): unknown {
+  const { trace, path, readError } = context;
+  const last = trace.answer;
+  if (last && !last.ok)
+    return answerError({ response: last, text: readText(last) ?? '', trace, path }, readError);
+  const attempts = `${trace.attempts} attempt${trace.attempts === 1 ? '' : 's'}`;
+  return new ContentPlatformError(
+    `${trace.label}: an afterResponse hook asked for a retry (ky.retry()) after the last one allowed ` +
+      `(${attempts}, maxRetries ${trace.init.limit}); raise maxRetries, or have the hook throw its own error.`,
+    { cause: scrubbedError((error as Error).cause, trace.scrub) },
+  );
 }
 
 /** A transport error in the retry rules' terms. */

@@ -1,4 +1,5 @@
 import ky, {
+  isForceRetryError,
   isHTTPError,
   isNetworkError,
   isTimeoutError,
@@ -7,7 +8,13 @@ import ky, {
   replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
-import { NotFoundError, ownError, scrubber } from '../errors/index.js';
+import {
+  ContentPlatformError,
+  InvalidParamsError,
+  NotFoundError,
+  ownError,
+  scrubber,
+} from '../errors/index.js';
 import { type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attemptFetch, TRACE } from './attempt.js';
@@ -23,8 +30,8 @@ import {
   retryCount,
 } from './options.js';
 import { parseAnswer } from './parse.js';
-import { type RetryPolicy, retryPolicy } from './policy.js';
-import { readText } from './read-fetch.js';
+import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
+import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
 import { type CallClient, queues, Trace } from './trace.js';
@@ -59,10 +66,16 @@ export class HttpClient {
       maxRetryAfter: options.maxRetryAfter,
       classify,
       log,
+      scrub,
     });
     const built = clientInstance(options.ky ?? ky, options, api, {
       // A retry waits for its turn after the client's other beforeRetry hooks, outside the attempt's `timeout`.
       beforeRetry: throttle.enabled ? ({ options: o }) => turnOf(o)?.wait(true) : undefined,
+      // Before any user's beforeError hook: ky's error shows the key no more than ours do.
+      beforeError: ({ error, options: o }) => {
+        redactError(error, (o as { [TRACE]?: Trace })[TRACE]?.scrub ?? scrub);
+        return error;
+      },
       // The global fetch is looked up per attempt, so one replaced after construction (msw) is used.
       fetch: (send) =>
         send
@@ -81,16 +94,6 @@ export class HttpClient {
   /** POST `body` (form or JSON, per API) to `path`. */
   post<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
     return this.request('POST', path, schema, { options, body });
-  }
-
-  /** PUT `body` to `path`. */
-  put<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
-    return this.request('PUT', path, schema, { options, body });
-  }
-
-  /** DELETE `path`; `gone` is the result when the server sends none (a 204, or a retry finds it already gone). */
-  delete<T>(path: string, schema: ZodType<T>, options?: RequestOptions, gone?: () => T): APIPromise<T> {
-    return this.request('DELETE', path, schema, { options, gone });
   }
 
   /** Sends one request and resolves to the body parsed by `schema`. */
@@ -115,7 +118,14 @@ export class HttpClient {
         const left = trace.timeLeft();
         if (left !== undefined) kyOptions.totalTimeout = Math.max(1, left);
       }
-      response = await this.#ky(input, kyOptions);
+      // The caller's signal ends the call even while a hook of theirs never settles (ky races hooks only with
+      // totalTimeout); the turn it holds goes back in `finally`.
+      const { signal } = trace.init;
+      const sent = this.#ky(input, kyOptions);
+      const answered: Response | undefined = await (signal ? abortable(sent, signal) : sent);
+      // A beforeRetry hook returned ky.stop: the call ends with the failure it stopped the retry of.
+      if (answered === undefined) throw trace.lastError ?? stopped(trace.label);
+      response = answered;
       // A hook may hand ky a Response of its own, which the attempt fetch did not read.
       text = readText(response) ?? (await response.text());
     } catch (error) {
@@ -137,7 +147,7 @@ export class HttpClient {
     // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
     if (call.gone && response.status === 204) return { data: call.gone(), response };
     try {
-      const data = parseAnswer({ response, text, trace, path }, schema, this.#api.readError);
+      const data = parseAnswer({ response, text, trace, path }, schema, this.#api.readError, call.records);
       call.accept?.(data, trace, response);
       return { data, response };
     } catch (error) {
@@ -154,9 +164,15 @@ export class HttpClient {
   /** The call's trace; a bad per-call option throws here, before anything is sent. */
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
     const options = call.options ?? {};
-    const { maxResponseBytes, maxRetries, totalTimeout } = options;
+    const { maxResponseBytes, maxRetries, totalTimeout, signal } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new InvalidParamsError(
+        `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${typeName(signal)}.`,
+        'signal',
+      );
+    }
     return new Trace(this.#client, method, input, call.secrets, {
-      signal: options.signal,
+      signal,
       total: totalTimeout ?? this.#options.totalTimeout,
       queues: this.#client.throttle.enabled && queues(options.rateLimit),
       // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
@@ -221,5 +237,20 @@ function transportError(error: unknown): TransportError {
   if (isHTTPError(error)) return { kind: 'http', response: error.response, data: error.data };
   if (isTimeoutError(error)) return { kind: 'timeout' };
   if (isNetworkError(error)) return { kind: 'network', cause: error.cause };
+  if (isForceRetryError(error)) return { kind: 'forced' };
   return { kind: 'other' };
+}
+
+/** The error of a call a `beforeRetry` hook stopped (`ky.stop`) before any attempt failed in a way the SDK saw. */
+function stopped(label: string): ContentPlatformError {
+  return new ContentPlatformError(
+    `${label}: a beforeRetry hook stopped the call (ky.stop) without an answer to end it with.`,
+  );
+}
+
+/** A value's kind for a message, never the value itself. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  return `an instance of ${(value as object).constructor?.name ?? 'Object'}`;
 }

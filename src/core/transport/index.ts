@@ -11,10 +11,11 @@ export {
   type AppInfo,
   type ClientOptions,
   type FetchLike,
+  type HeaderInput,
   mergeOptions,
   type RequestOptions,
   resolveOptions,
 } from './options.js';
 export type { ReadError } from './parse.js';
-export { checkId, type Id, path } from './path.js';
+export { aboutId, checkId, type Id, path } from './path.js';
 export type { ApiConfig, Body, Query } from './request.js';

@@ -1,4 +1,4 @@
-import type { BeforeRetryHook, KyInstance } from 'ky';
+import { type BeforeErrorHook, type BeforeRetryHook, type Hooks, type KyInstance, replaceOption } from 'ky';
 import type { ResolvedOptions } from './options.js';
 import type { Send } from './read-fetch.js';
 import type { ApiConfig } from './request.js';
@@ -14,6 +14,8 @@ export interface ClientInstance {
 export interface InstancePolicy {
   /** The retry's turn under the throttle: runs after every other `beforeRetry` hook of the client. */
   beforeRetry: BeforeRetryHook | undefined;
+  /** Runs before every other `beforeError` hook, the `ky` instance's included. */
+  beforeError: BeforeErrorHook;
   /** The client's fetch for every attempt, given how attempts are sent (`undefined`: the global fetch). */
   fetch(send: Send | undefined): (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 }
@@ -35,10 +37,6 @@ export function clientInstance(
     let send: Send | undefined;
     if (custom) send = (request) => custom(request);
     else if (inherited) send = (request, init) => inherited(request, init);
-    const beforeRetry = [
-      ...(options.hooks?.beforeRetry ?? []),
-      ...(policy.beforeRetry ? [policy.beforeRetry] : []),
-    ];
     built.rebuild = Boolean(
       options.hooks?.afterResponse?.length ||
         parent.hooks?.afterResponse?.length ||
@@ -61,8 +59,41 @@ export function clientInstance(
       ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
       // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
       redirect: 'manual',
-      ...(options.hooks || beforeRetry.length > 0 ? { hooks: { ...options.hooks, beforeRetry } } : {}),
+      // The instance's hooks, then the client's, with the SDK's at each end: set whole, as ky would append.
+      hooks: replaceOption(hookLists(parent.hooks, options.hooks, policy)),
+      // The client's key is the only one sent: an `api_key` of the instance would ride along (PHP reads the last).
+      ...(parent.searchParams === undefined
+        ? {}
+        : { searchParams: replaceOption(withoutKey(parent.searchParams)) }),
     };
   });
   return built;
+}
+
+const HOOK_NAMES = ['init', 'beforeRequest', 'beforeRetry', 'beforeError', 'afterResponse'] as const;
+
+/** Each hook list: the instance's, then the client's, with the SDK's turn last and its error scrub first. */
+function hookLists(inherited: Hooks | undefined, own: Hooks | undefined, policy: InstancePolicy): Hooks {
+  const lists: Record<string, unknown[]> = {};
+  for (const name of HOOK_NAMES) lists[name] = [...(inherited?.[name] ?? []), ...(own?.[name] ?? [])];
+  if (policy.beforeRetry) lists.beforeRetry?.push(policy.beforeRetry);
+  lists.beforeError?.unshift(policy.beforeError);
+  return lists as Hooks;
+}
+
+/** The instance's search parameters without any `api_key` (plain-object values left `undefined` dropped). */
+function withoutKey(params: unknown): URLSearchParams {
+  const copy =
+    typeof params === 'object' &&
+    params !== null &&
+    !(params instanceof URLSearchParams) &&
+    !Array.isArray(params)
+      ? new URLSearchParams(
+          Object.entries(params).flatMap(([name, value]) =>
+            value === undefined ? [] : [[name, String(value)]],
+          ),
+        )
+      : new URLSearchParams(params as string | URLSearchParams | string[][]);
+  copy.delete('api_key');
+  return copy;
 }

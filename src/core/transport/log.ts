@@ -42,17 +42,33 @@ export interface LogFields {
   [field: string]: string | number | undefined;
 }
 
-/** A logger that drops lines below the client's level and never sees the key. `verbose`: debug lines pass. */
-export type Log = ((level: Exclude<LogLevel, 'off'>, message: string, fields: LogFields) => void) & {
+/**
+ * A logger that drops lines below the client's level and never sees the key. A line about one call passes the
+ * call's `scrub`, which also masks its purchase codes. `verbose`: debug lines pass.
+ */
+export type Log = ((
+  level: Exclude<LogLevel, 'off'>,
+  message: string,
+  fields: LogFields,
+  scrub?: Scrub,
+) => void) & {
   readonly verbose: boolean;
   /** Whether lines of this level are logged at all (to skip building them). */
   readonly enabled: (level: Exclude<LogLevel, 'off'>) => boolean;
 };
 
-/** Gates `logger` by `level` and scrubs the key from every line and field, whatever path it came through. */
-export function createLog(logger: Logger, level: LogLevel, scrub: Scrub): Log {
+/**
+ * Gates `logger` by `level` and scrubs every line and text field (the key, and a call's purchase codes when its
+ * scrub is passed), whatever path it came through.
+ */
+export function createLog(logger: Logger, level: LogLevel, clientScrub: Scrub): Log {
   const max = RANK[level];
-  const log = (lineLevel: Exclude<LogLevel, 'off'>, message: string, fields: LogFields) => {
+  const log = (
+    lineLevel: Exclude<LogLevel, 'off'>,
+    message: string,
+    fields: LogFields,
+    scrub = clientScrub,
+  ) => {
     if (RANK[lineLevel] > max) return;
     const clean: LogFields = {};
     for (const [name, value] of Object.entries(fields)) {

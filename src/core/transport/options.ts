@@ -5,6 +5,9 @@ import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
 
+/** Extra headers: an object of names to values, a `Headers`, or an array of `[name, value]` pairs. */
+export type HeaderInput = Record<string, string> | Headers | readonly (readonly [string, string])[];
+
 /** A `fetch`-compatible function, such as `globalThis.fetch` or a reference server's handler. */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
@@ -50,10 +53,11 @@ export interface ClientOptions {
    */
   hooks?: Hooks | undefined;
   /**
-   * Extra headers sent with every request. `Authorization` is refused (pass the key as `apiKey`). A
-   * `user-agent` must not be a browser's: the Catalog server redirects browsers to its web pages.
+   * Extra headers sent with every request: an object, a `Headers`, or `[name, value]` pairs. `Authorization` is
+   * refused (pass the key as `apiKey`). A `user-agent` must not be a browser's: the Catalog server redirects
+   * browsers to its web pages.
    */
-  headers?: Record<string, string> | undefined;
+  headers?: HeaderInput | undefined;
   /**
    * Who is calling, appended to the SDK's `User-Agent` (`content-platform-sdk/0.1.0 acme-wrapper/1.2.3
    * (+https://acme.example)`), so servers and logs can tell wrappers apart.
@@ -96,8 +100,8 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Most bytes this call's answer may have (see `ClientOptions.maxResponseBytes`). */
   maxResponseBytes?: number | undefined;
-  /** Extra headers for this call (`Authorization` is refused: the client's `apiKey` authenticates). */
-  headers?: Record<string, string> | undefined;
+  /** Extra headers for this call, in any form `headers` takes (`Authorization` is refused: `apiKey` authenticates). */
+  headers?: HeaderInput | undefined;
   /** ky hooks for this call only, run after the client's (see `ClientOptions.hooks`). */
   hooks?: Hooks | undefined;
   /**
@@ -165,7 +169,8 @@ function inBrowser(): boolean {
 
 /**
  * Applies defaults and env fallbacks, and fails fast on anything that would only fail later.
- * @throws {InvalidParamsError} a missing key or URL, a malformed URL, a bad timeout or retry count, a browser.
+ * @throws {InvalidParamsError} a missing key or URL, a malformed URL or one on a port fetch refuses, a bad timeout
+ * or retry count, a browser.
  */
 export function resolveOptions(
   options: ClientOptions & Record<string, unknown>,
@@ -270,6 +275,15 @@ function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: b
       kind.urlOption,
     );
   }
+  // An explicit port only: the scheme's default (80, 443) is never a bad port, and URL drops it.
+  if (parsed.port !== '' && BAD_PORTS.has(Number(parsed.port))) {
+    throw new InvalidParamsError(
+      `${kind.urlOption} uses port ${parsed.port}, which fetch refuses to call (a "bad port" of the fetch ` +
+        'standard, reserved for other protocols): every request would fail. Serve the API on another port (such ' +
+        'as 443 or 8080), or reach it through a proxy on one.',
+      kind.urlOption,
+    );
+  }
   if (parsed.protocol === 'http:' && !allowInsecureHttp && !isLoopback(parsed.hostname)) {
     throw new InvalidParamsError(
       `${kind.urlOption} uses http:// to ${parsed.hostname}: the API key would travel in clear text. ` +
@@ -281,6 +295,15 @@ function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: b
   if (path.endsWith(kind.apiPath)) path = path.slice(0, -kind.apiPath.length);
   return `${parsed.origin}${path}${kind.apiPath}`;
 }
+
+// The fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#bad-port), which Node's fetch refuses like a
+// browser does: a URL on one of them fails every call as a lost connection that may have acted.
+const BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
 
 /** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
 function isLoopback(hostname: string): boolean {
@@ -303,11 +326,8 @@ const UNSENDABLE_TEXT = 'has a CR, LF or NUL, or a character beyond U+00FF, whic
  * name that is not an HTTP token, or a value fetch cannot send, is refused without echoing either.
  * @throws {InvalidParamsError} naming `param`.
  */
-export function extraHeaders(
-  headers: Record<string, string> | undefined,
-  param: string,
-): Record<string, string> {
-  const out = { ...headers };
+export function extraHeaders(headers: HeaderInput | undefined, param: string): Record<string, string> {
+  const out = headerRecord(headers, param);
   const names = Object.keys(out);
   if (names.some((name) => name.toLowerCase() === 'authorization')) {
     throw new InvalidParamsError(
@@ -333,6 +353,27 @@ export function extraHeaders(
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Headers in any form `headers` takes, as one object (a later pair of the same name wins).
+ * @throws {InvalidParamsError} for anything else (a string would be sent as headers `0`, `1`, …).
+ */
+function headerRecord(headers: unknown, param: string): Record<string, string> {
+  if (headers === undefined) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers);
+  if (Array.isArray(headers)) {
+    if (headers.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string'))
+      return Object.fromEntries(headers);
+  } else if (typeof headers === 'object' && headers !== null) {
+    const proto = Object.getPrototypeOf(headers);
+    if (proto === Object.prototype || proto === null) return { ...(headers as Record<string, string>) };
+  }
+  throw new InvalidParamsError(
+    `${param} must be an object of header names to values, a Headers, or an array of [name, value] pairs; ` +
+      `got ${Array.isArray(headers) ? 'an array that is not all [name, value] pairs' : `a value of type ${headers === null ? 'null' : typeof headers}`}.`,
+    param,
+  );
+}
 
 /** The SDK's product token, then the caller's (RFC 9110 tokens, so the header stays one valid value). */
 function userAgent(app: AppInfo | undefined): string {
@@ -367,7 +408,11 @@ function userAgent(app: AppInfo | undefined): string {
  */
 export function mergeOptions<T extends ClientOptions>(base: T, overrides: T): T {
   const merged: T = { ...base, ...overrides };
-  if (base.headers || overrides.headers) merged.headers = { ...base.headers, ...overrides.headers };
+  if (base.headers || overrides.headers)
+    merged.headers = {
+      ...headerRecord(base.headers, 'headers'),
+      ...headerRecord(overrides.headers, 'headers'),
+    };
   if (base.hooks && overrides.hooks) {
     const hooks: Record<string, unknown[]> = { ...base.hooks } as Record<string, unknown[]>;
     for (const [name, list] of Object.entries(overrides.hooks))

@@ -9,6 +9,7 @@ import {
   statusError,
   validationError,
 } from '../errors/index.js';
+import { type Records, refuseLong } from './records.js';
 import { compiled, PARSE_CONTEXT } from './schema.js';
 
 /** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */
@@ -32,10 +33,12 @@ export interface Answered {
 
 /**
  * A 2xx answer as the schema's result.
- * @throws the API's envelope error, or ResponseValidationError (not JSON, or not the schema's shape)
+ * @throws the API's envelope error, or ResponseValidationError (not JSON, not the schema's shape, or a list
+ * longer than `records` allows)
  */
-export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError): T {
+export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadError, records?: Records): T {
   const { trace } = a;
+  if (records) refuseLong(a, records);
   const answer = decodeAnswer(a.response, a.text, trace);
   // An envelope is rare on a 2xx: its reader gets the scrub only then.
   const envelopeError = readError(answer, a.path, (text) => trace.scrub(text));
@@ -43,8 +46,9 @@ export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadE
   // Failures re-read the body with the key scrubbed: a 2xx body could echo it into the error too.
   const scrubbed = () => decodeAnswer(a.response, a.text, trace, trace.scrub);
   if (!answer.isJson) throw notJsonError(scrubbed(), a.response);
+  if (records) refuseLong(a, records, answer.body);
   const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
-  if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues);
+  if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues, trace.scrub);
   return parsed.data;
 }
 

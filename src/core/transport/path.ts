@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../errors/index.js';
+import { InvalidParamsError, ResponseValidationError } from '../errors/index.js';
 
 /** An identifier of a pixel, domain or item: a whole number, or its decimal string. */
 export type Id = number | string;
@@ -34,4 +34,23 @@ export function path(strings: TemplateStringsArray, ...ids: Id[]): string {
     out += encodeURIComponent(checkId(id)) + (strings[i + 1] ?? '');
   });
   return out;
+}
+
+/**
+ * The `accept` check of a call about one record (get, update or delete by id): fails an answer about another id,
+ * as a cache or proxy that ignores the path would serve another record. Ids compare as numbers (`'007'` is 7);
+ * `what` names the record in the message (`pixel`, `item`).
+ * @throws {ResponseValidationError} when the answer's `id` is not the one asked for.
+ */
+export function aboutId(asked: Id, what: string) {
+  const expected = Number(asked);
+  return (record: { readonly id: number }, call: { readonly label: string }, response: Response): void => {
+    if (record.id === expected) return;
+    throw new ResponseValidationError({
+      message: `${call.label}: the answer is about ${what} ${record.id}, not ${what} ${expected}.`,
+      issues: [{ path: ['id'], message: `expected ${expected}, got ${record.id}` }],
+      body: record,
+      status: response.status,
+    });
+  };
 }

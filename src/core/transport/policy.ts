@@ -1,3 +1,4 @@
+import { redactUrl, type Scrub } from '../errors/index.js';
 import { traceOf } from './attempt.js';
 import type { Log } from './log.js';
 import {
@@ -29,41 +30,51 @@ export interface RetryRules {
   /** Reads ky's error into a Failure (the transport's one reader of ky's error classes). */
   classify(error: Error): Failure;
   log: Log;
+  /** The client's scrub (the key), for an error no call's trace is found for. */
+  scrub: Scrub;
 }
 
 /**
  * A client's retry rules as ky options, built once: ky's own backoff (300 ms, doubling) with full jitter capped at
- * 8 s, ky's statuses and Retry-After / X-RateLimit-Reset reading (429, 503), and `shouldRetry` on top. Every method
- * is in `methods` because ky checks it before `shouldRetry`. Each call hands ky a copy carrying its trace and limit
- * (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`, `shouldRetry` finds it from
- * the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry object on every call.
+ * 8 s, and `shouldRetry` deciding every retry. Every method is in `methods` because ky checks it before
+ * `shouldRetry`. The SDK reads a server's wait (Retry-After, the reset headers) itself and states it to ky as the
+ * retry's delay (`jitter` returns it): `shouldRetry` answers only `true` or `false`, so ky never reads those headers
+ * and never sleeps a wait other than the one `maxRetryAfter` was checked against. Each call hands ky a copy carrying
+ * its trace and limit (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`,
+ * `shouldRetry` finds it from the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry
+ * object on every call.
  */
 export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
-  const { idempotent, maxRetryAfter, classify, log } = rules;
+  const { idempotent, maxRetryAfter, classify, log, scrub } = rules;
   return {
     methods: ['get', 'put', 'patch', 'delete', 'post'],
     retryOnTimeout: true,
-    // ky's own `jitter: true` draws below the uncapped step, then caps it (piling waits at 8 s); this draws below
-    // the capped step, so waits stay spread up to the cap. Called by ky as a method of the call's retry options.
+    // The wait before the retry `shouldRetry` allowed: the server's, or a backoff. ky's own `jitter: true` draws
+    // below the uncapped step, then caps it (piling waits at 8 s); this draws below the capped step, so waits stay
+    // spread up to the cap. Called by ky as a method of the call's retry options.
     jitter(delay) {
-      const wait = Math.random() * Math.min(delay, BACKOFF_CAP_MS);
       const trace = this?.trace;
-      if (trace?.pending) retried(trace, trace.pending.failure, trace.pending.retry, wait, log);
-      if (trace) trace.pending = undefined;
+      const pending = trace?.pending;
+      const wait = pending?.wait ?? Math.random() * Math.min(delay, BACKOFF_CAP_MS);
+      if (pending && trace) {
+        trace.pending = undefined;
+        retried(trace, pending.failure, pending.retry, wait, log);
+      }
       return wait;
     },
-    // ky asks only once the limit and `methods` allow a retry, and every answer here is final (ky's own rules
-    // agree with each `undefined`): a retry decided here happens, after the server's wait or a backoff.
+    // ky asks only once the limit and `methods` allow a retry; a retry allowed here happens, after `jitter`'s wait.
     shouldRetry: ({ error, retryCount }) => {
       const trace = traceOf(error);
+      // The beforeRetry hooks see this error next, and tracers export what they see.
+      redactError(error, trace?.scrub ?? scrub);
       const failure = classify(error);
-      if (trace && mayHaveActed(failure)) trace.lost = true;
+      if (trace) {
+        trace.lastError = error;
+        if (mayHaveActed(failure)) trace.lost = true;
+      }
       const method = trace?.method ?? (error as { request?: Request }).request?.method ?? '';
       const verdict = shouldRetry(failure, idempotent.includes(method.toLowerCase()), maxWaitMs(trace));
-      if (verdict === false || trace === undefined) return verdict;
-      const asked = verdict === undefined ? serverWaitMs(failure) : undefined;
-      if (asked === undefined) trace.pending = { failure, retry: retryCount };
-      else retried(trace, failure, retryCount, asked, log);
+      if (verdict && trace) trace.pending = { failure, retry: retryCount, wait: serverWaitMs(failure) };
       return verdict;
     },
   };
@@ -85,6 +96,17 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
       ...failureFields(failure),
     });
     const line = `${trace.label}: retry ${retry} of ${trace.init.limit} in ${retryInMs} ms after ${retryReason(failure)}`;
-    log('warn', line, fields);
+    log('warn', line, fields, trace.scrub);
   }
+}
+
+/**
+ * ky's own error, its message and stack scrubbed in place before a user's hook sees it: ky writes the request's URL
+ * into both, and a Catalog GET's URL carries `api_key` (an OpenTelemetry `span.recordException(error)` in a hook
+ * would export it). The `request` it carries keeps its URL, as sent.
+ */
+export function redactError(error: unknown, scrub: Scrub): void {
+  if (!(error instanceof Error)) return;
+  error.message = scrub(redactUrl(error.message));
+  if (typeof error.stack === 'string') error.stack = scrub(redactUrl(error.stack));
 }

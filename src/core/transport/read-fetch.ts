@@ -1,4 +1,12 @@
-import { ERROR_BODY_BYTES, markCut, ResponseTooLargeError, resetAsSdkReads } from '../errors/index.js';
+import {
+  APIError,
+  ERROR_BODY_BYTES,
+  markCut,
+  ResponseTooLargeError,
+  SCRUB_MARGIN,
+  type Scrub,
+  scrubHeaders,
+} from '../errors/index.js';
 
 /** How one attempt is sent: a `fetch` as ky calls it (a Request, and ky's extra fetch options). */
 export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
@@ -34,6 +42,8 @@ export interface Reading {
   };
   /** `METHOD url` (redacted), for the message of a body over the limit: read only then. */
   readonly label: string;
+  /** Masks the key and the call's purchase codes: read only to fail. */
+  readonly scrub: Scrub;
 }
 
 /**
@@ -41,7 +51,7 @@ export interface Reading {
  * body is retried like a stalled header; the SDK gets an answer already read (`readText`).
  *
  * Bodies are read as they stream in, after decompression: a 2xx body past `maxBytes` fails the attempt with
- * `ResponseTooLargeError`, and an error answer's body stops at `ERROR_BODY_BYTES`. The attempt's signal
+ * `ResponseTooLargeError`, and an error answer's body stops a margin past `ERROR_BODY_BYTES`. The attempt's signal
  * (the caller's abort, ky's timeout) ends the attempt even when `send` or its body never heed it.
  *
  * A success is handed on as it came, its body used: nothing after ky reads it, and rebuilding it costs every
@@ -64,11 +74,18 @@ export async function readAttempt(
     response = await (signal ? abortable(send(request, init), signal) : send(request, init));
     // A browser's opaque redirect has no status or body to read; it is mapped as a redirect.
     if (response.type === 'opaqueredirect') return response;
-    const cap = response.ok ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES);
+    if (response.status > 599) throw unknownStatus(response, reading);
+    // An error body is cut at ERROR_BODY_BYTES once scrubbed: read a margin past it (see SCRUB_MARGIN).
+    const cap = response.ok ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES + SCRUB_MARGIN);
     body = await readCapped(response, cap, signal);
-  } catch (error) {
+  } catch (thrown) {
+    // A fetch that rejects with a string (or any value but an object) fails like one that rejects with an Error.
+    const error =
+      typeof thrown === 'object' && thrown !== null
+        ? thrown
+        : new TypeError('fetch failed', { cause: thrown });
     // Marked so the retry rules count a TypeError here as a network error, and the mapper as no answer.
-    if (typeof error === 'object' && error !== null) sendFailures.set(error, request);
+    sendFailures.set(error, request);
     throw error;
   }
   if (body.over && response.ok) {
@@ -85,6 +102,22 @@ export async function readAttempt(
   if (body.over) markCut(answer);
   texts.set(answer, text);
   return answer;
+}
+
+/**
+ * An answer whose status HTTP does not define (600 to 999: fetch passes them on, no Response can be built with one):
+ * an APIError of ours, not retried, its body left unread.
+ */
+function unknownStatus(response: Response, reading: Reading): APIError {
+  void response.body?.cancel().catch(() => {});
+  return new APIError({
+    status: response.status,
+    headers: scrubHeaders(response.headers, reading.scrub),
+    body: undefined,
+    message:
+      `${reading.label} was answered with status ${response.status}, which HTTP does not define (final statuses ` +
+      'run from 200 to 599); the SDK did not read the body. A proxy or the server is broken.',
+  });
 }
 
 /** A body as read: its bytes up to the cap, and whether there was more. */
@@ -143,8 +176,8 @@ function joined(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** `promise`, or the signal's reason as soon as it aborts: a `send` that ignores its signal still ends. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `promise`, or the signal's reason as soon as it aborts: a `send` (or a hook) that ignores its signal still ends. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(signal.reason);
@@ -170,19 +203,10 @@ function rebuilt(response: Response, bytes: Uint8Array<ArrayBuffer>): Response {
   const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
     status: response.status,
     statusText: response.statusText,
-    headers: wholeRetryAfter(resetAsSdkReads(response.headers)),
+    headers: response.headers,
   });
   // The login-redirect check reads these; a Response built here has neither.
   if (response.redirected) Object.defineProperty(answer, 'redirected', { value: true });
   if (response.url) Object.defineProperty(answer, 'url', { value: response.url });
   return answer;
-}
-
-/** ky reads Retry-After as whole seconds or a date only: a decimal one is rounded up, never waited short. */
-function wholeRetryAfter(headers: Headers): Headers {
-  const value = headers.get('retry-after')?.trim();
-  if (value === undefined || !/^\d+\.\d+$/.test(value)) return headers;
-  const whole = new Headers(headers);
-  whole.set('retry-after', String(Math.ceil(Number(value))));
-  return whole;
 }

@@ -1,5 +1,6 @@
 import type { RequestOptions } from './options.js';
 import type { ReadError } from './parse.js';
+import type { Records } from './records.js';
 import type { Method } from './retry.js';
 
 /** Query values; `undefined` ones are left out. */
@@ -25,6 +26,8 @@ export interface Call<T = unknown> {
    * read it only to fail, since it is built when first read.
    */
   accept?: ((data: T, call: { readonly label: string }, response: Response) => void) | undefined;
+  /** A list: where its records are and the most it may hold; a longer one is refused before it is read. */
+  records?: Records | undefined;
 }
 
 /** How an API authenticates and encodes bodies. */

@@ -43,35 +43,20 @@ export function mayHaveActed(failure: Failure): boolean {
 }
 
 /**
- * Whether to try again, in ky's terms: `false` refuses, `true` retries with backoff, `undefined` lets ky's own
- * rules decide (statuses, timeouts, network errors, Retry-After). An idempotent call follows ky's rules except
- * for a server-requested wait beyond `maxWaitMs` (the `maxRetryAfter` option, or less when the call's deadline
+ * Whether to try again. An idempotent call retries a timeout, a connection error, a 408, a 429 and any 5xx, except
+ * when the server asks for a wait beyond `maxWaitMs` (the `maxRetryAfter` option, or less when the call's deadline
  * is nearer). A create (not idempotent) is retried only when nothing reached the server: the connection was
  * refused, or a 429 came back from the throttle, which answers before doing anything.
  */
-export function shouldRetry(
-  failure: Failure,
-  idempotent: boolean,
-  maxWaitMs = MAX_RETRY_AFTER_MS,
-): boolean | undefined {
+export function shouldRetry(failure: Failure, idempotent: boolean, maxWaitMs = MAX_RETRY_AFTER_MS): boolean {
   if (failure.kind === 'other') return false;
   if (!idempotent) {
     if (failure.kind === 'network') return NOTHING_SENT.has(failure.code ?? '');
-    return failure.kind === 'status' && failure.status === 429 && waitAllowed(failure, maxWaitMs)
-      ? undefined
-      : false;
+    return failure.kind === 'status' && failure.status === 429 && waitAllowed(failure, maxWaitMs);
   }
-  // ky wraps only the network errors it recognises by message; any other TypeError from fetch is one too.
-  if (failure.kind === 'network') return true;
-  if (failure.kind === 'timeout') return undefined;
-  if (!RETRY_STATUSES.includes(failure.status)) return false;
-  // ky's list stays short (it is copied on every call); the rest of the 5xx range backs off the same way.
-  if (!KY_STATUSES.includes(failure.status)) return true;
-  return waitAllowed(failure, maxWaitMs) ? undefined : false;
+  if (failure.kind !== 'status') return true;
+  return RETRY_STATUSES.includes(failure.status) && waitAllowed(failure, maxWaitMs);
 }
-
-// ky's default `statusCodes` (less 413, refused above): ky reads Retry-After on its 429 and 503.
-const KY_STATUSES = [408, 429, 500, 502, 503, 504];
 
 /** A 429 or 503 may ask for a wait; one beyond `maxWaitMs` is not slept through. */
 function waitAllowed(failure: Extract<Failure, { kind: 'status' }>, maxWaitMs: number): boolean {
@@ -79,7 +64,7 @@ function waitAllowed(failure: Extract<Failure, { kind: 'status' }>, maxWaitMs: n
   return wait === undefined || wait <= maxWaitMs;
 }
 
-/** The wait a 429 or 503 asked for, in ms, as ky will sleep it; `undefined` when it did not say (ky backs off). */
+/** The wait a 429 or 503 asked for, in ms, which ky is told to sleep; `undefined` when it did not say (a backoff). */
 export function serverWaitMs(failure: Failure): number | undefined {
   if (failure.kind !== 'status' || (failure.status !== 429 && failure.status !== 503)) return undefined;
   const seconds = retryAfterSeconds(failure.headers);

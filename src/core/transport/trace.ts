@@ -59,8 +59,10 @@ export class Trace {
   answer: Response | undefined;
   /** Some attempt left and got no answer (timeout, reset): the server may have acted on it. */
   lost = false;
-  /** A backoff retry waiting for ky to draw its wait (the retry line says how long). */
-  pending: { failure: Failure; retry: number } | undefined;
+  /** A retry allowed, waiting for ky to ask its wait: the server's (`wait`), else a backoff drawn then. */
+  pending: { failure: Failure; retry: number; wait: number | undefined } | undefined;
+  /** ky's error for the latest attempt the retry rules judged: what the call ends with if a hook stops it. */
+  lastError: Error | undefined;
   /** The call brings its own `beforeRetry` hooks: its retry turn is taken by a hook after them, not the client's. */
   ownRetryHook = false;
   readonly started = performance.now();
@@ -127,9 +129,10 @@ export class Trace {
     return total === undefined ? undefined : total - this.elapsed();
   }
 
-  /** The `X-Request-Id` of the last answer, if it had one. */
+  /** The `X-Request-Id` of the last answer, if it had one, scrubbed: a server may echo anything in it. */
   get requestId(): string | undefined {
-    return this.answer?.headers.get('x-request-id') ?? undefined;
+    const id = this.answer?.headers.get('x-request-id');
+    return id == null ? undefined : this.scrub(id);
   }
 
   /** The fields of a log line about this call's current attempt. */
@@ -205,17 +208,19 @@ export class Trace {
    */
   finished(error: unknown): unknown {
     if (!(error instanceof ContentPlatformError)) return error;
-    const answered = (error as Partial<APIError>).headers?.get('x-request-id') ?? undefined;
-    recordCall(error, this.attempts, answered ?? this.requestId);
+    const answered = (error as Partial<APIError>).headers?.get('x-request-id');
+    recordCall(error, this.attempts, answered == null ? this.requestId : this.scrub(answered));
     const { log } = this.client;
     if (log.enabled('debug')) {
       const status = (error as Partial<APIError>).status;
       const durationMs = Math.round(this.elapsed());
       const attempts = `${this.attempts} attempt${this.attempts === 1 ? '' : 's'}`;
-      log('debug', `call failed after ${attempts}: ${error.message}`, {
-        ...this.fields({ status, durationMs, requestId: error.requestId }),
-        errorName: error.name,
-      });
+      log(
+        'debug',
+        `call failed after ${attempts}: ${error.message}`,
+        { ...this.fields({ status, durationMs, requestId: error.requestId }), errorName: error.name },
+        this.scrub,
+      );
     }
     return error;
   }
