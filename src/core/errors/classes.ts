@@ -264,7 +264,7 @@ export class CatalogError extends APIError {
   declare readonly name: CatalogErrorName;
   /** Stable condition code, independent of the server's language. */
   readonly code: CatalogErrorCode;
-  /** The envelope's `msg`, exactly as sent (often Arabic). */
+  /** The envelope's `msg` as sent (often Arabic), a secret in it masked, and cut at 64 KiB (marked so) when longer. */
   readonly msg: string;
 
   constructor(init: APIErrorInit & { code: CatalogErrorCode; msg: string }) {
