@@ -16,7 +16,8 @@ export interface LayerFigures {
 /** A fetch answering every path with the reference server's answer to it, recorded once. */
 async function cannedFetch() {
   const server = createReferenceServer({ seed: { pixels: 188, items: 50 } });
-  const base = 'http://127.0.0.1:9';
+  // A port nothing listens on (never reached: the canned fetch answers), and not one fetch refuses.
+  const base = 'http://127.0.0.1:8';
   const managementKey = server.keys.management[0] as string;
   const catalogKey = server.keys.catalog[0] as string;
   const purchaseCode = server.fixtures.purchaseCodes.supported;
