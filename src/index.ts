@@ -33,7 +33,15 @@ export {
   redactUrl,
   UnprocessableEntityError,
 } from './core/errors/index.js';
-export type { RateLimitOptions, RateLimitSnapshot } from './core/throttle/index.js';
+export type {
+  ClientThrottle,
+  FleetInit,
+  RateLimitOptions,
+  RateLimitSnapshot,
+  RateLimitStore,
+  ThrottleLog,
+  Ticket,
+} from './core/throttle/index.js';
 export type {
   AppInfo,
   ClientOptions,

@@ -311,9 +311,59 @@ describe('rateLimit option', () => {
     });
   });
 
+  it('accepts a store that builds throttles, and refuses anything else as one', () => {
+    const store = { throttle: () => new Throttle({}) };
+    expect(rateLimitOption({ store, maxConcurrent: 2 })).toEqual({ store, maxConcurrent: 2 });
+    expect(rateLimitOption({ store: undefined })).toEqual({});
+    for (const bad of [{}, 'redis://127.0.0.1', null, { throttle: 1 }]) {
+      expect(() => rateLimitOption({ store: bad })).toThrow(
+        new InvalidParamsError(
+          'rateLimit.store must be a store such as redisStore(redis) from content-platform-sdk/redis.',
+          'rateLimit',
+        ),
+      );
+    }
+  });
+
+  it('gives a client with a store the throttle the store builds, told the root, key, caps and a lease past timeout', () => {
+    const inits: unknown[] = [];
+    const built = new Throttle({});
+    const store = {
+      throttle: (init: unknown) => {
+        inits.push(init);
+        return built;
+      },
+    };
+    const client = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: 'k',
+      timeout: 2_000,
+      rateLimit: { store, requestsPerMinute: 30 },
+    });
+    expect(inits).toEqual([
+      {
+        apiRoot: 'https://links.example.com/api/v1',
+        apiKey: 'k',
+        maxConcurrent: undefined,
+        requestsPerMinute: 30,
+        leaseMs: 3_000,
+        log: expect.any(Function),
+      },
+    ]);
+    // Derived clients with the same key, URL and caps (the same store) share it; another key builds its own.
+    client.withOptions({ timeout: 5_000 });
+    expect(inits).toHaveLength(1);
+    client.withOptions({ apiKey: 'other' });
+    expect(inits).toHaveLength(2);
+    expect(client.rateLimit.store).toBeUndefined();
+  });
+
   it.each([
-    [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got boolean.'],
-    [{ maxConcurent: 2 }, 'rateLimit has no option "maxConcurent": use maxConcurrent or requestsPerMinute.'],
+    [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got boolean.'],
+    [
+      { maxConcurent: 2 },
+      'rateLimit has no option "maxConcurent": use maxConcurrent, requestsPerMinute or store.',
+    ],
     [{ maxConcurrent: 0 }, 'rateLimit.maxConcurrent must be a whole number from 1 to 1000000; got 0.'],
     [
       { requestsPerMinute: 1.5 },

@@ -1,4 +1,5 @@
 import { InvalidParamsError } from '../errors/index.js';
+import type { RateLimitStore } from './fleet.js';
 
 /** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
 export interface RateLimitOptions {
@@ -6,6 +7,12 @@ export interface RateLimitOptions {
   maxConcurrent?: number | undefined;
   /** Most requests started in any 60 s, for a key other processes share. Default: no cap of its own. */
   requestsPerMinute?: number | undefined;
+  /**
+   * Shares the throttle with every process whose store reaches the same place (`redisStore(redis)` from
+   * `content-platform-sdk/redis`): the server's budget, the requests in flight and a 429's pause, per API root and
+   * key; `maxConcurrent` and `requestsPerMinute` then apply fleet-wide. Default: this process alone.
+   */
+  store?: RateLimitStore | undefined;
 }
 
 /**
@@ -17,15 +24,26 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
   if (value === false) return false;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidParamsError(
-      `rateLimit must be false or { maxConcurrent?, requestsPerMinute? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
+      `rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
       'rateLimit',
     );
   }
   const caps: RateLimitOptions = {};
   for (const [name, cap] of Object.entries(value)) {
+    if (name === 'store') {
+      if (cap === undefined) continue;
+      if (typeof (cap as Partial<RateLimitStore> | null)?.throttle !== 'function') {
+        throw new InvalidParamsError(
+          'rateLimit.store must be a store such as redisStore(redis) from content-platform-sdk/redis.',
+          'rateLimit',
+        );
+      }
+      caps.store = cap as RateLimitStore;
+      continue;
+    }
     if (name !== 'maxConcurrent' && name !== 'requestsPerMinute') {
       throw new InvalidParamsError(
-        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent or requestsPerMinute.`,
+        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent, requestsPerMinute or store.`,
         'rateLimit',
       );
     }

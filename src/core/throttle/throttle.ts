@@ -1,42 +1,6 @@
 import { retryAfterSeconds } from '../errors/index.js';
 import type { RateLimitOptions } from './caps.js';
-
-/** Where the throttle's lines go: the calling client's log, which gates them by level and scrubs them. */
-export type ThrottleLog = (
-  level: 'info',
-  message: string,
-  fields: Record<string, number | undefined>,
-) => void;
-
-/** What a client's throttle knows now, for metrics: `client.rateLimit`. */
-export interface RateLimitSnapshot {
-  /** Whether the throttle queues requests (`false` when the client was built with `rateLimit: false`). */
-  readonly enabled: boolean;
-  /** Calls waiting for their turn. */
-  readonly queued: number;
-  /** Requests sent whose answer has not come back yet. */
-  readonly inFlight: number;
-  /** `X-RateLimit-Limit` of the latest answer that had one. */
-  readonly limit: number | undefined;
-  /** `X-RateLimit-Remaining` of the latest answer that had one: the server's budget for this key. */
-  readonly remaining: number | undefined;
-  /** While a 429 pauses the client: when sending resumes. */
-  readonly pausedUntil: Date | undefined;
-}
-
-/** One wait for a turn: who waits (for the log), how long it may, and what ends it early. */
-export interface Ticket {
-  /** The call's log: the line announcing a wait goes there. */
-  log: ThrottleLog;
-  /** A retry of a call already under way goes before calls that have not started. */
-  retry: boolean;
-  /** The caller's signal: an abort takes the call out of the queue, unsent. */
-  signal?: AbortSignal | undefined;
-  /** Milliseconds the call may still wait (what is left of `totalTimeout`). */
-  timeoutMs?: number | undefined;
-  /** The error a call gets when `timeoutMs` runs out in the queue. */
-  timedOut: () => unknown;
-}
+import type { ClientThrottle, RateLimitSnapshot, ThrottleLog, Ticket } from './fleet.js';
 
 interface Waiter {
   grant(): void;
@@ -58,11 +22,12 @@ const WINDOW_MS = MINUTE;
  * left, or before any answer has said), queueing the rest in FIFO order; a 429 pauses every call until its
  * `Retry-After`. A server that sends no rate-limit headers is not throttled once its first answer says so.
  */
-export class Throttle {
+export class Throttle implements ClientThrottle {
   /** Whether calls queue at all; when not, answers are still read for the snapshot. */
   readonly enabled: boolean;
   readonly #maxConcurrent: number;
   readonly #perMinute: number;
+  readonly #span: number;
   readonly #queue: Waiter[] = [];
   #inFlight = 0;
   // Rate-limit headers seen on some answer; until then an answer without them opens the throttle.
@@ -82,7 +47,9 @@ export class Throttle {
   // A wait on the limit has been announced and the queue has not emptied since.
   #announced = false;
 
-  constructor(options: RateLimitOptions | false) {
+  /** `spanMs`: the span `requestsPerMinute` counts over (a minute; a fleet's share may count over the server's window). */
+  constructor(options: RateLimitOptions | false, spanMs = MINUTE) {
+    this.#span = spanMs;
     this.enabled = options !== false;
     const caps = options || {};
     this.#maxConcurrent = caps.maxConcurrent ?? NONE;
@@ -196,8 +163,8 @@ export class Throttle {
 
   #minuteWait(now: number): number {
     const starts = this.#starts;
-    while (starts.length > 0 && (starts[0] as number) <= now - MINUTE) starts.shift();
-    return starts.length < this.#perMinute ? 0 : (starts[0] as number) + MINUTE - now;
+    while (starts.length > 0 && (starts[0] as number) <= now - this.#span) starts.shift();
+    return starts.length < this.#perMinute ? 0 : (starts[0] as number) + this.#span - now;
   }
 
   #start(now: number): void {

@@ -15,12 +15,12 @@ import {
   ownError,
   scrubber,
 } from '../errors/index.js';
-import { type RateLimitSnapshot, Throttle } from '../throttle/index.js';
+import { type ClientThrottle, type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attemptFetch, TRACE } from './attempt.js';
 import { callFailure, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
-import { createLog } from './log.js';
+import { createLog, type Log } from './log.js';
 import {
   byteCount,
   extraHeaders,
@@ -55,9 +55,9 @@ export class HttpClient {
     this.#options = options;
     this.#api = api;
     const shared = parent && sharesThrottle(parent.#options, options) ? parent.#client.throttle : undefined;
-    const throttle = shared ?? new Throttle(options.rateLimit);
     const scrub = scrubber(options.apiKey);
     const log = createLog(options.logger, options.logLevel, scrub);
+    const throttle = shared ?? clientThrottle(options, log);
     this.#client = { root: `${options.apiRoot}/`, scrub, log, throttle, maxPauseMs: options.maxRetryAfter };
     const idempotent = api.retryMethods as readonly string[];
     const classify = (error: Error) => failureOf(error, transportError(error));
@@ -220,6 +220,23 @@ function turnOf(options: object): Trace | undefined {
   return trace?.ownRetryHook ? undefined : trace;
 }
 
+// A turn's lease in a fleet store outlives the attempt's timeout by this much (a dead process's turns come back).
+const LEASE_MARGIN_MS = 1_000;
+
+/** The client's own throttle, or, with a `rateLimit.store`, the one the store shares across the fleet. */
+function clientThrottle(options: ResolvedOptions, log: Log): ClientThrottle {
+  const caps = options.rateLimit;
+  if (caps === false || caps.store === undefined) return new Throttle(caps);
+  return caps.store.throttle({
+    apiRoot: options.apiRoot,
+    apiKey: options.apiKey,
+    maxConcurrent: caps.maxConcurrent,
+    requestsPerMinute: caps.requestsPerMinute,
+    leaseMs: options.timeout + LEASE_MARGIN_MS,
+    log,
+  });
+}
+
 /** Whether a derived client shares its parent's throttle: the same key, the same server, the same caps. */
 function sharesThrottle(parent: ResolvedOptions, child: ResolvedOptions): boolean {
   const [a, b] = [parent.rateLimit, child.rateLimit];
@@ -228,7 +245,9 @@ function sharesThrottle(parent: ResolvedOptions, child: ResolvedOptions): boolea
     parent.apiRoot === child.apiRoot &&
     (a === false || b === false
       ? a === b
-      : a.maxConcurrent === b.maxConcurrent && a.requestsPerMinute === b.requestsPerMinute)
+      : a.maxConcurrent === b.maxConcurrent &&
+        a.requestsPerMinute === b.requestsPerMinute &&
+        a.store === b.store)
   );
 }
 

@@ -8,7 +8,7 @@ import {
   timeoutError,
   withCodes,
 } from '../errors/index.js';
-import type { Throttle } from '../throttle/index.js';
+import type { ClientThrottle } from '../throttle/index.js';
 import type { Log, LogFields } from './log.js';
 import type { Failure, Method } from './retry.js';
 
@@ -19,7 +19,7 @@ export interface CallClient {
   /** Masks the client's key. */
   readonly scrub: Scrub;
   readonly log: Log;
-  readonly throttle: Throttle;
+  readonly throttle: ClientThrottle;
   /** Longest pause a 429 may impose on the client (`maxRetryAfter`). */
   readonly maxPauseMs: number;
 }
