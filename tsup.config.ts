@@ -7,6 +7,7 @@ const library = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
+  'redis/index': 'src/redis/index.ts',
 };
 
 const common: Options = {
@@ -21,7 +22,7 @@ const common: Options = {
   treeshake: true,
   // Keep `node:` specifiers: Deno needs them, and every supported Node has them.
   removeNodeProtocol: false,
-  external: ['msw', 'ky', 'zod', /^node:/],
+  external: ['msw', 'ky', 'zod', 'redis', 'ioredis', /^node:/],
 };
 
 export default defineConfig(() => {

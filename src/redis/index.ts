@@ -1,0 +1,58 @@
+// `content-platform-sdk/redis`: the fleet store. Many processes on one API key share the server's rate budget
+// through Redis. Loaded only from this subpath: the main entry never imports it, nor any Redis client.
+
+import { InvalidParamsError } from '../core/errors/index.js';
+import type { RateLimitStore } from '../core/throttle/index.js';
+import { type RedisClientLike, scriptRunner, stateName } from './client.js';
+import { FleetThrottle } from './fleet.js';
+
+export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './client.js';
+
+/** Options of `redisStore`. */
+export interface RedisStoreOptions {
+  /**
+   * Start of every key the store writes (`<prefix>:{<hash of API root and key>}:…`), to keep apart applications
+   * that share a Redis. Default `content-platform-sdk`.
+   */
+  prefix?: string | undefined;
+  /**
+   * Milliseconds Redis has to answer each of the store's scripts; past it (or on an error) the process throttles
+   * alone, on its share, until Redis answers again. Default 500.
+   */
+  timeoutMs?: number | undefined;
+}
+
+/**
+ * A rate-limit store on Redis, for `rateLimit: { store }`: every client, in any process, whose store reaches the
+ * same Redis shares with the others on the same API root and key the server's last-known budget, the requests in
+ * flight and the pause after a 429; `maxConcurrent` and `requestsPerMinute` apply fleet-wide. Redis holds a hash of
+ * the root and key, never either. Redis down or slow never fails a call: the process falls back to its own throttle.
+ * @param client a connected node-redis (≥ 5) or ioredis client; the store only runs scripts on it.
+ * @throws {InvalidParamsError} for a client that is neither, an empty `prefix` or a bad `timeoutMs`.
+ * @example
+ * import { createClient } from 'redis';
+ * import { redisStore } from 'content-platform-sdk/redis';
+ * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const mgmt = new ManagementClient({ baseUrl, apiKey, rateLimit: { store: redisStore(redis) } });
+ */
+export function redisStore(client: RedisClientLike, options: RedisStoreOptions = {}): RateLimitStore {
+  const { prefix = 'content-platform-sdk', timeoutMs = 500 } = options;
+  if (typeof prefix !== 'string' || prefix === '') {
+    throw new InvalidParamsError('redisStore: prefix must be a non-empty string.', 'prefix');
+  }
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
+    throw new InvalidParamsError(
+      `redisStore: timeoutMs must be a whole number of milliseconds from 1 to 60000; got ${String(timeoutMs)}.`,
+      'timeoutMs',
+    );
+  }
+  let run: ReturnType<typeof scriptRunner>;
+  try {
+    run = scriptRunner(client, timeoutMs);
+  } catch (error) {
+    throw new InvalidParamsError(`${(error as Error).message}`, 'client');
+  }
+  return {
+    throttle: (init) => new FleetThrottle(run, stateName(prefix, init.apiRoot, init.apiKey), init),
+  };
+}

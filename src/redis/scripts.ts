@@ -1,0 +1,98 @@
+// The fleet's state lives in four keys per API root and key, under one hash tag (a Redis Cluster keeps them on one
+// node): `…:s` a hash (the server's budget: remaining, limit, until; the pause; whether the server sends no
+// rate-limit headers; when the last probe went), `…:f` the turns in flight (a sorted set of tokens by lease end),
+// `…:m` the starts of the last minute (for requestsPerMinute), `…:h` the members (process ids by last call).
+// Every script reads Redis's clock (TIME), never a process's: the fleet's machines need not agree on the time.
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * Takes a turn when the fleet's limits allow one now. KEYS: state, in flight, starts, members. ARGV: token,
+ * lease ms, maxConcurrent (0: none), requestsPerMinute (0: none), member, probe ms, member idle ms (a member not
+ * heard from for that long is gone), state ms (how long the state outlives the last call). Returns
+ * `{ wait, members, remaining, limit, window }` (-1: unknown): `wait` 0 when the turn is taken, -1 until a turn
+ * comes back, else the ms until one may; `window` the longest wait a 429 has named (the server's window, as far as
+ * the fleet has seen it).
+ */
+export const ACQUIRE = `${NOW}
+local idle = tonumber(ARGV[7])
+redis.call('ZADD', KEYS[4], now, ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - idle)
+redis.call('PEXPIRE', KEYS[4], idle)
+local members = redis.call('ZCARD', KEYS[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local inflight = redis.call('ZCARD', KEYS[2])
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window')
+local remaining = tonumber(s[1])
+if remaining and now >= (tonumber(s[2]) or 0) then
+  remaining = nil
+  redis.call('HDEL', KEYS[1], 'remaining', 'until')
+end
+local wait = 0
+local paused = tonumber(s[3]) or 0
+local cap = tonumber(ARGV[3])
+if now < paused then
+  wait = paused - now
+elseif cap > 0 and inflight >= cap then
+  wait = -1
+elseif s[4] ~= '1' then
+  local budget = remaining or 0
+  if budget > 0 and inflight >= budget then
+    wait = -1
+  elseif budget == 0 and inflight > 0 then
+    local next = (tonumber(s[5]) or 0) + tonumber(ARGV[6])
+    if now < next then wait = next - now end
+  end
+end
+local perMinute = tonumber(ARGV[4])
+if wait == 0 and perMinute > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 60000)
+  if redis.call('ZCARD', KEYS[3]) >= perMinute then
+    local first = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+    wait = math.max(1, tonumber(first[2]) + 60000 - now)
+  else
+    redis.call('ZADD', KEYS[3], now, ARGV[1])
+    redis.call('PEXPIRE', KEYS[3], 60000)
+  end
+end
+if wait == 0 then
+  if s[4] ~= '1' and (remaining or 0) == 0 then redis.call('HSET', KEYS[1], 'probe', now) end
+  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) + tonumber(ARGV[8]))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+return { wait, members, remaining or -1, tonumber(s[6]) or -1, tonumber(s[7]) or -1 }`;
+
+/** Hands a turn back. KEYS: in flight. ARGV: token. */
+export const RELEASE = `return redis.call('ZREM', KEYS[1], ARGV[1])`;
+
+/**
+ * Reads one answer into the fleet's state. KEYS: state. ARGV: remaining ('' when the answer had none), limit (''),
+ * window ms (how long the budget holds), 429 ('1' or '0'), its wait ms, maxPauseMs, state ms. Returns the ms of the
+ * pause this answer started (0 when it started none: no 429, a wait past maxPauseMs, or a pause already running).
+ */
+export const OBSERVE = `${NOW}
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused')
+local known = s[1] and now < (tonumber(s[2]) or 0)
+local started = 0
+if ARGV[1] ~= '' then
+  redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'until', now + tonumber(ARGV[3]))
+  if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[2]) end
+  redis.call('HDEL', KEYS[1], 'open')
+elseif ARGV[4] ~= '1' and not known then
+  redis.call('HSET', KEYS[1], 'open', '1')
+end
+if ARGV[4] == '1' then
+  local wait = tonumber(ARGV[5])
+  redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait)
+  if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
+  redis.call('HDEL', KEYS[1], 'open')
+  local paused = tonumber(s[3]) or 0
+  if wait <= tonumber(ARGV[6]) and now + wait > paused then
+    redis.call('HSET', KEYS[1], 'paused', now + wait)
+    if paused <= now then started = wait end
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+return started`;

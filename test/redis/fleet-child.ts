@@ -1,0 +1,137 @@
+// One process of a fleet on one key, spawned by fleet.test.ts and store.test.ts as a real `node` process: a client
+// with default options plus `rateLimit: { store: redisStore(redis) }`, against a reference server on 127.0.0.1.
+// Settings come from the environment:
+//   MODE          'create' (pixels.create, unique names), 'validate' (purchases.validate), 'hang' (one pixels.list,
+//                 which the parent makes hang at the server and then kills this process)
+//   BASE_URL      the reference server's origin          API_KEY  the key the whole fleet shares
+//   REDIS_URL     where the store is                     REDIS_CLIENT  'redis' (node-redis, default) or 'ioredis'
+//   CALLS         how many calls (default 25)            PARALLEL  how many at once (default 3)
+//   NAME          pixel name prefix (unique per run)     CODES  purchase codes to validate, JSON array
+//   TIMEOUT, MAX_CONCURRENT   the client's `timeout` and `rateLimit.maxConcurrent`, when set
+// Every log line of the client goes to stderr as one JSON object `{ level, message, fields }`. The result goes to
+// stdout as one JSON line: `{ succeeded, failed, errors: { [name]: count }, store, ms, redisErrors }`. Then the
+// process exits on its own; if anything keeps it alive 3 s after the Redis client is closed, it prints
+// `{ "lingering": true }` to stderr and exits anyway.
+import { CatalogClient } from '../../src/catalog/index.js';
+import type { Logger } from '../../src/core/transport/index.js';
+import { ManagementClient } from '../../src/management/index.js';
+import { redisStore } from '../../src/redis/index.js';
+
+const env = process.env;
+const mode = env.MODE ?? 'create';
+const calls = Number(env.CALLS ?? '25');
+const parallel = Number(env.PARALLEL ?? '3');
+const which = env.REDIS_CLIENT ?? 'redis';
+const url = required('REDIS_URL');
+
+function required(name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`fleet-child: ${name} is not set`);
+  return value;
+}
+
+const line = (level: string) => (message: string, fields?: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level, message, fields })}\n`);
+};
+const logger: Logger = { error: line('error'), warn: line('warn'), info: line('info'), debug: line('debug') };
+
+// Redis errors (the server going away) are the client's to report, not to crash on: count them.
+let redisErrors = 0;
+let closeRedis: () => Promise<void>;
+// Each client goes to redisStore as it is: both must fit its parameter's type (typecheck proves it).
+let store: ReturnType<typeof redisStore>;
+if (which === 'ioredis') {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url);
+  client.on('error', () => {
+    redisErrors += 1;
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', () => resolve());
+    client.once('end', () => reject(new Error('ioredis could not connect')));
+  });
+  store = redisStore(client);
+  closeRedis = async () => {
+    await Promise.race([client.quit().catch(() => {}), sleep(1_000)]);
+    client.disconnect();
+  };
+} else {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => {
+    redisErrors += 1;
+  });
+  await client.connect();
+  store = redisStore(client);
+  closeRedis = async () => {
+    await Promise.race([client.close().catch(() => {}), sleep(1_000)]);
+    client.destroy();
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const rateLimit = {
+  store,
+  ...(env.MAX_CONCURRENT ? { maxConcurrent: Number(env.MAX_CONCURRENT) } : {}),
+};
+const timeout = env.TIMEOUT ? { timeout: Number(env.TIMEOUT) } : {};
+const apiKey = required('API_KEY');
+const baseUrl = required('BASE_URL');
+// Only the client the mode uses exists: another one would be another member of the fleet.
+const mgmt =
+  mode === 'validate' ? undefined : new ManagementClient({ baseUrl, apiKey, logger, rateLimit, ...timeout });
+const catalog =
+  mode === 'validate'
+    ? new CatalogClient({ siteUrl: baseUrl, apiKey, logger, rateLimit, ...timeout })
+    : undefined;
+const codes: string[] = JSON.parse(env.CODES ?? '[]');
+const name = env.NAME ?? `p${process.pid}`;
+
+if (mode === 'hang') {
+  // The parent scripts a hang for this request and kills the process while it waits.
+  await mgmt?.pixels.list();
+  process.stdout.write(`${JSON.stringify({ unexpected: 'the hung call returned' })}\n`);
+  process.exit(1);
+}
+
+const call = (i: number) =>
+  catalog
+    ? catalog.purchases.validate(codes[i % codes.length] as string)
+    : (mgmt as ManagementClient).pixels.create({
+        name: `${name}-${i}`,
+        type: 'facebook',
+        value: String(1_000_000 + i),
+      });
+
+const started = performance.now();
+let next = 0;
+let succeeded = 0;
+let failed = 0;
+const errors: Record<string, number> = {};
+await Promise.all(
+  Array.from({ length: Math.min(parallel, calls) }, async () => {
+    while (next < calls) {
+      const i = next++;
+      try {
+        await call(i);
+        succeeded += 1;
+      } catch (error) {
+        failed += 1;
+        const errorName = (error as Error)?.name ?? String(error);
+        errors[errorName] = (errors[errorName] ?? 0) + 1;
+      }
+    }
+  }),
+);
+const ms = Math.round(performance.now() - started);
+const snapshot = (catalog ?? (mgmt as ManagementClient)).rateLimit;
+const result = { succeeded, failed, errors, store: snapshot.store ?? null, ms, redisErrors };
+await closeRedis();
+process.stdout.write(`${JSON.stringify(result)}\n`);
+setTimeout(() => {
+  process.stderr.write(`${JSON.stringify({ lingering: true })}\n`);
+  process.exit(0);
+}, 3_000).unref();
