@@ -1,4 +1,5 @@
 // The targets, each with this run's figure and whether it is met.
+import type { FleetFigures } from '../scenarios/fleet.ts';
 import type { LatencyFigures } from '../scenarios/latency.ts';
 import type { SizeFigures } from '../scenarios/size.ts';
 import type { ThroughputFigures } from '../scenarios/throughput.ts';
@@ -11,6 +12,8 @@ export interface Figures {
   walk: { sdk: WalkFigures };
   walkTotal: number;
   size: SizeFigures;
+  /** Absent when redis-server is not installed. */
+  fleet?: FleetFigures | undefined;
 }
 
 /** SDK / bare ky latency (ratio of the medians) at most this, by call. */
@@ -23,6 +26,7 @@ const LATENCY_VS_KY: Record<string, number> = {
 const THROUGHPUT_VS_KY = 0.95;
 const HEAP_MB = 20;
 const BROTLI_KB = 36;
+const FLEET_VS_ONE = 1.2;
 
 export function targets(f: Figures): string[] {
   const rows: [string, string, boolean][] = [];
@@ -53,6 +57,14 @@ export function targets(f: Figures): string[] {
       f.size.brotli <= BROTLI_KB * 1024,
     ],
   );
+  if (f.fleet) {
+    const { shared, sharedSingle } = f.fleet;
+    rows.push([
+      `fleet of ${shared.processes} on one key with a store: failed calls; wall / one process`,
+      `${shared.failed}; ${fx(sharedSingle)}× (0; ≤ ${fx(FLEET_VS_ONE)}×)`,
+      shared.failed === 0 && sharedSingle <= FLEET_VS_ONE,
+    ]);
+  }
   return [
     '## Targets',
     '',
