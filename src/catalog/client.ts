@@ -11,6 +11,7 @@ import {
   resolveOptions,
 } from '../core/transport/index.js';
 import { AccountResource } from './account.js';
+import { type CacheSnapshot, PurchaseCache, type PurchaseCacheOptions } from './cache.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
 import { Purchases } from './purchases.js';
@@ -20,6 +21,12 @@ import type { Account } from './schemas.js';
 export interface CatalogClientOptions extends ClientOptions {
   /** Site root, e.g. `https://market.example.com` (the SDK appends `/api`). Defaults to `CONTENT_PLATFORM_SITE_URL`. */
   siteUrl?: string | undefined;
+  /**
+   * Answers purchase validations from a cache: `{ ttl, staleIfError?, store?, maxEntries? }` (ms). A fresh entry
+   * answers without a request; an invalid code's entry is deleted (fail closed); while the server cannot answer, an
+   * entry younger than `staleIfError` does. Default: no cache, every validation asks the server.
+   */
+  cache?: PurchaseCacheOptions | undefined;
 }
 
 /**
@@ -43,6 +50,7 @@ export class CatalogClient {
   // As given (env fallbacks unresolved), for withOptions; private, so inspect and JSON never show the key.
   readonly #given: CatalogClientOptions;
   readonly #http: HttpClient;
+  readonly #cache: PurchaseCache | undefined;
 
   /**
    * Resolves the options (env fallbacks included) and checks them; no request is sent.
@@ -71,7 +79,16 @@ export class CatalogClient {
     this.#http = http;
     this.account = new AccountResource(http);
     this.items = new Items(http);
-    this.purchases = new Purchases(http);
+    this.#cache =
+      options.cache === undefined
+        ? undefined
+        : cacheOf(options.cache, resolved.apiRoot, resolved.apiKey, http);
+    this.purchases = new Purchases(http, this.#cache);
+  }
+
+  /** The purchase cache's counters (hits, misses, stale, store errors, entries); `undefined` without a `cache`. */
+  get cache(): CacheSnapshot | undefined {
+    return this.#cache?.snapshot();
   }
 
   /**
@@ -115,4 +132,27 @@ export class CatalogClient {
       throw recordCall(refused, error.attempts, error.requestId);
     }
   }
+}
+
+// One cache per `cache` option, site and key: clients derived with `withOptions` keep their parent's entries.
+const caches = new WeakMap<PurchaseCacheOptions, Map<string, PurchaseCache>>();
+
+function cacheOf(
+  options: PurchaseCacheOptions,
+  apiRoot: string,
+  apiKey: string,
+  http: HttpClient,
+): PurchaseCache {
+  let bySite = caches.get(options);
+  if (bySite === undefined) {
+    bySite = new Map();
+    caches.set(options, bySite);
+  }
+  const name = `${apiRoot}\n${apiKey}`;
+  let cache = bySite.get(name);
+  if (cache === undefined) {
+    cache = new PurchaseCache(options, apiRoot, apiKey, http.log);
+    bySite.set(name, cache);
+  }
+  return cache;
 }

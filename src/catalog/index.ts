@@ -8,6 +8,7 @@ export {
   matchCatalogMessage,
   normalizeCatalogText,
 } from './arabic.js';
+export type { CacheSnapshot, CacheState, CacheStore, PurchaseCacheOptions } from './cache.js';
 export { CatalogClient, type CatalogClientOptions } from './client.js';
 export {
   type AudioItem,
@@ -18,5 +19,5 @@ export {
   type VideoItem,
 } from './guards.js';
 export { Items } from './items.js';
-export { Purchases } from './purchases.js';
+export { Purchases, type ValidateOptions } from './purchases.js';
 export type { Account, AudioMedia, ImageMedia, Item, ItemMedia, Purchase, VideoMedia } from './schemas.js';

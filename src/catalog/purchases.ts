@@ -1,15 +1,24 @@
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
-import { type APIPromise, deferred } from '../core/transport/index.js';
+import { APIPromise, deferred } from '../core/transport/index.js';
+import type { PurchaseCache } from './cache.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
+
+/** Options of one validation: the request options, and `cache: false` to ask the server past a fresh entry. */
+export interface ValidateOptions extends RequestOptions {
+  /** `false`: ask the server even when the cache holds a fresh entry, and refresh it. No effect without a cache. */
+  cache?: false | undefined;
+}
 
 /** `catalog.purchases`: purchase-code validation. */
 export class Purchases {
   readonly #http: HttpClient;
+  readonly #cache: PurchaseCache | undefined;
 
   /** Built by `CatalogClient`; not meant to be constructed directly. */
-  constructor(http: HttpClient) {
+  constructor(http: HttpClient, cache?: PurchaseCache) {
     this.#http = http;
+    this.#cache = cache;
   }
 
   /**
@@ -18,17 +27,29 @@ export class Purchases {
    * @throws {InvalidParamsError} before any request, when `purchaseCode` is not a non-empty string.
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
    * @throws {ResponseValidationError} when the answer is about another purchase code.
+   * With the client's `cache`, a fresh entry answers without a request (`withResponse().cache` says `hit`), and a
+   * transient failure is answered by an entry younger than `staleIfError` (`stale`); an invalid code's entry goes.
    */
-  validate(purchaseCode: string, options?: RequestOptions): APIPromise<Purchase> {
+  validate(purchaseCode: string, options?: ValidateOptions): APIPromise<Purchase> {
     return deferred(() => {
       const purchase_code = code(purchaseCode);
-      return this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
-        body: { purchase_code },
-        options,
-        // Errors and log lines show the code by its last four characters only.
-        secrets: [purchase_code],
-        accept: aboutCode(purchase_code),
-      });
+      const { cache, ...rest } = options ?? {};
+      if (cache !== undefined && cache !== false) {
+        throw new InvalidParamsError(
+          `cache for one validation can only be false; got ${String(cache)}.`,
+          'cache',
+        );
+      }
+      const ask = () =>
+        this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
+          body: { purchase_code },
+          options: rest,
+          // Errors and log lines show the code by its last four characters only.
+          secrets: [purchase_code],
+          accept: aboutCode(purchase_code),
+        });
+      if (this.#cache === undefined) return ask();
+      return new APIPromise(this.#cache.validate(purchase_code, () => ask().withResponse(), cache === false));
     });
   }
 }

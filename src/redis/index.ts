@@ -1,10 +1,12 @@
 // `content-platform-sdk/redis`: the fleet store. Many processes on one API key share the server's rate budget
 // through Redis. Loaded only from this subpath: the main entry never imports it, nor any Redis client.
 
+import type { CacheStore } from '../catalog/index.js';
 import { InvalidParamsError } from '../core/errors/index.js';
 import type { RateLimitStore } from '../core/throttle/index.js';
 import { type RedisClientLike, scriptRunner, stateName } from './client.js';
 import { FleetThrottle } from './fleet.js';
+import { CACHE_DELETE, CACHE_GET, CACHE_SET } from './scripts.js';
 
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './client.js';
 
@@ -23,10 +25,13 @@ export interface RedisStoreOptions {
 }
 
 /**
- * A rate-limit store on Redis, for `rateLimit: { store }`: every client, in any process, whose store reaches the
+ * A store on Redis for a fleet: as `rateLimit: { store }`, and as the Catalog's `cache: { store }`. As a rate-limit
+ * store, every client, in any process, whose store reaches the
  * same Redis shares with the others on the same API root and key the server's last-known budget, the requests in
  * flight and the pause after a 429; `maxConcurrent` and `requestsPerMinute` apply fleet-wide. Redis holds a hash of
  * the root and key, never either. Redis down or slow never fails a call: the process falls back to its own throttle.
+ * As a cache store, the fleet shares one purchase cache: entries are JSON under `<prefix>:cache:<name>`, with the
+ * TTL the cache gives (their names are already keyed hashes of the site and code).
  * @param client a connected node-redis (≥ 5) or ioredis client; the store only runs scripts on it.
  * @throws {InvalidParamsError} for a client that is neither, an empty `prefix` or a bad `timeoutMs`.
  * @example
@@ -35,7 +40,10 @@ export interface RedisStoreOptions {
  * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
  * const mgmt = new ManagementClient({ baseUrl, apiKey, rateLimit: { store: redisStore(redis) } });
  */
-export function redisStore(client: RedisClientLike, options: RedisStoreOptions = {}): RateLimitStore {
+export function redisStore(
+  client: RedisClientLike,
+  options: RedisStoreOptions = {},
+): RateLimitStore & CacheStore {
   const { prefix = 'content-platform-sdk', timeoutMs = 500 } = options;
   if (typeof prefix !== 'string' || prefix === '') {
     throw new InvalidParamsError('redisStore: prefix must be a non-empty string.', 'prefix');
@@ -52,7 +60,18 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
   } catch (error) {
     throw new InvalidParamsError(`${(error as Error).message}`, 'client');
   }
+  const cached = (key: string) => [`${prefix}:cache:${key}`];
   return {
     throttle: (init) => new FleetThrottle(run, stateName(prefix, init.apiRoot, init.apiKey), init),
+    get: async (key) => {
+      const text = await run(CACHE_GET, cached(key), []);
+      return typeof text === 'string' ? JSON.parse(text) : undefined;
+    },
+    set: async (key, value, ttlMs) => {
+      await run(CACHE_SET, cached(key), [JSON.stringify(value), String(Math.max(1, Math.ceil(ttlMs)))]);
+    },
+    delete: async (key) => {
+      await run(CACHE_DELETE, cached(key), []);
+    },
   };
 }

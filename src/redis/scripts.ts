@@ -96,3 +96,8 @@ if ARGV[4] == '1' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 return started`;
+
+/** The purchase cache's entries: GET, SET with a TTL in ms, DEL of one key. */
+export const CACHE_GET = `return redis.call('GET', KEYS[1])`;
+export const CACHE_SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
+export const CACHE_DELETE = `return redis.call('DEL', KEYS[1])`;

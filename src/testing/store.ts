@@ -188,6 +188,14 @@ export class ReferenceStore {
     return this.#catalog.purchases(key);
   }
 
+  /**
+   * Refunds a purchase of a Catalog account (first key by default): its code validates as invalid from now on.
+   * Returns whether the account held it.
+   */
+  refundPurchase(code: string, key: string = this.#catalog.mainKey): boolean {
+    return this.#catalog.refund(key, code);
+  }
+
   /** Adds an item to a Catalog account (first key by default). Throws for an unknown key. */
   addItem(item: StoredItem, key: string = this.#catalog.mainKey): void {
     this.#catalog.add(key, 'items', item);

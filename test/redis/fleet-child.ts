@@ -8,6 +8,7 @@
 //   CALLS         how many calls (default 25)            PARALLEL  how many at once (default 3)
 //   NAME          pixel name prefix (unique per run)     CODES  purchase codes to validate, JSON array
 //   TIMEOUT, MAX_CONCURRENT   the client's `timeout` and `rateLimit.maxConcurrent`, when set
+//   CACHE         '1': validations go through a purchase cache on the same Redis store
 // Every log line of the client goes to stderr as one JSON object `{ level, message, fields }`. The result goes to
 // stdout as one JSON line: `{ succeeded, failed, errors: { [name]: count }, store, ms, redisErrors }`. Then the
 // process exits on its own; if anything keeps it alive 3 s after the Redis client is closed, it prints
@@ -83,9 +84,11 @@ const baseUrl = required('BASE_URL');
 // Only the client the mode uses exists: another one would be another member of the fleet.
 const mgmt =
   mode === 'validate' ? undefined : new ManagementClient({ baseUrl, apiKey, logger, rateLimit, ...timeout });
+// CACHE=1: purchase validations through a cache on the same Redis (an hour fresh), shared by every process.
+const cache = env.CACHE === '1' ? { cache: { ttl: 3_600_000, store } } : {};
 const catalog =
   mode === 'validate'
-    ? new CatalogClient({ siteUrl: baseUrl, apiKey, logger, rateLimit, ...timeout })
+    ? new CatalogClient({ siteUrl: baseUrl, apiKey, logger, rateLimit, ...timeout, ...cache })
     : undefined;
 const codes: string[] = JSON.parse(env.CODES ?? '[]');
 const name = env.NAME ?? `p${process.pid}`;

@@ -4,6 +4,11 @@ export interface WithResponse<T> {
   data: T;
   /** The HTTP response: status and headers (such as `X-RateLimit-Remaining`); its body is already read. */
   response: Response;
+  /**
+   * A purchase validation of a Catalog client with a `cache`: where the answer came from (`miss`: the server;
+   * `hit`, `stale`: the cache, with a stand-in 200 `response` carrying `X-Content-Platform-Cache`).
+   */
+  cache?: 'miss' | 'hit' | 'stale' | undefined;
 }
 
 /**

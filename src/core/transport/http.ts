@@ -156,6 +156,11 @@ export class HttpClient {
     }
   }
 
+  /** The client's log: gated by its level, every line and field scrubbed. */
+  get log(): Log {
+    return this.#client.log;
+  }
+
   /** What the client's throttle knows now (queue, in flight, the server's budget). */
   get rateLimit(): RateLimitSnapshot {
     return this.#client.throttle.snapshot();

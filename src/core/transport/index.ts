@@ -6,7 +6,7 @@ export type { Hooks, KyInstance } from 'ky';
 export { APIPromise, deferred, rejected, type WithResponse } from './api-promise.js';
 export { HttpClient } from './http.js';
 export { derivedFrom, parentOf } from './lineage.js';
-export type { LogFields, Logger, LogLevel } from './log.js';
+export type { Log, LogFields, Logger, LogLevel } from './log.js';
 export {
   type AppInfo,
   type ClientOptions,

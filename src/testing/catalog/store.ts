@@ -65,6 +65,18 @@ export class CatalogData {
     return clone(this.#accounts.get(key)?.purchases ?? []);
   }
 
+  /**
+   * Refunds a purchase: its code validates as invalid from now on, as a marketplace answers for a refunded sale.
+   * Returns whether the key's account held it.
+   */
+  refund(key: string, code: string): boolean {
+    const entry = this.#accounts.get(key);
+    const at = entry?.purchases.findIndex((p) => p.purchase_code === code) ?? -1;
+    if (entry === undefined || at === -1) return false;
+    entry.purchases.splice(at, 1);
+    return true;
+  }
+
   /** Adds an item or a purchase to a key's account. Throws for an unknown key. */
   add(key: string, kind: 'items', value: StoredItem): void;
   add(key: string, kind: 'purchases', value: StoredPurchase): void;
