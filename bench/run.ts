@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Context, pkgVersion, root } from './lib/env.ts';
 import { startServer } from './lib/server.ts';
 import { targets } from './lib/targets.ts';
+import { cache } from './scenarios/cache.ts';
 import { coldStart } from './scenarios/cold-start.ts';
 import { fleet } from './scenarios/fleet.ts';
 import { latency } from './scenarios/latency.ts';
@@ -53,6 +54,7 @@ try {
   say(...(await throttle(ctx)).lines);
   const fleetRun = await fleet(ctx);
   say(...fleetRun.lines);
+  say(...(await cache(ctx)).lines);
   const tput = await throughput(ctx);
   say(...tput.lines);
   say(...(await validation(ctx)).lines);

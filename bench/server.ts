@@ -3,11 +3,13 @@
 import { createReferenceServer, listen, SEED_MANAGEMENT_KEYS } from 'content-platform-sdk/testing';
 
 const WALK_TOTAL = 100_000;
+// Valid purchase codes beyond the seed's, for section 1e (many codes through the cache).
+const CODES = Array.from({ length: 50 }, (_, i) => `b3c4e5f6-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 // Latency server: 12 + 188 pixels (two full pages of 100) and 9 + 50 items with media. It sends the real servers'
 // rate-limit headers with a limit far away, so the SDK's throttle reads every answer, as it does in production.
 const small = createReferenceServer({
-  seed: { pixels: 188, items: 50 },
+  seed: { pixels: 188, items: 50, purchaseCodes: CODES },
   rateLimit: { limit: 1_000_000_000 },
 });
 // Walk server: exactly 100 000 pixels in the first workspace (12 seeded + generated), no rate-limit headers.
@@ -21,6 +23,7 @@ process.stdout.write(
     managementKey: SEED_MANAGEMENT_KEYS[0],
     catalogKey: small.keys.catalog[0],
     purchaseCode: small.fixtures.purchaseCodes.supported,
+    purchaseCodes: CODES,
     walkTotal: big.store.pixels(SEED_MANAGEMENT_KEYS[0]).length,
   })}\n`,
 );

@@ -10,6 +10,8 @@ export interface ServerInfo {
   managementKey: string;
   catalogKey: string;
   purchaseCode: string;
+  /** 50 more valid purchase codes of the small server. */
+  purchaseCodes: string[];
   walkTotal: number;
 }
 

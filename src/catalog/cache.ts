@@ -62,6 +62,8 @@ interface Entry {
 
 // A store that does not answer within this is treated as a miss, and the call goes on.
 const STORE_TIMEOUT_MS = 1_000;
+// Entry names kept, so a hit need not sign again.
+const NAMES_KEPT = 1_000;
 
 /** The cache of one Catalog client: keys, single flight, freshness and the fall-back to a stale entry. */
 export class PurchaseCache {
@@ -73,6 +75,7 @@ export class PurchaseCache {
   readonly #secret: Promise<CryptoKey>;
   readonly #log: Log;
   readonly #flying = new Map<string, Promise<WithResponse<Purchase>>>();
+  readonly #names = new Map<string, Promise<string>>();
   readonly #counts = { hits: 0, misses: 0, stale: 0, errors: 0 };
   #down = false;
 
@@ -170,6 +173,8 @@ export class PurchaseCache {
    * `warn` line, never a failed call.
    */
   async #call<T>(operation: () => T): Promise<Awaited<T> | undefined> {
+    // The in-memory store answers at once and cannot fail: no timer for it.
+    if (this.#memory !== undefined) return operation() as Awaited<T>;
     try {
       const value = await bounded(Promise.resolve().then(operation), STORE_TIMEOUT_MS);
       if (this.#down) {
@@ -193,9 +198,23 @@ export class PurchaseCache {
     }
   }
 
-  /** The entry's name: an HMAC-SHA-256 of the site and the code, keyed by a secret derived from the API key. */
-  async #key(code: string): Promise<string> {
-    const text = new TextEncoder().encode(`${this.#site}\n${code.toLowerCase()}`);
+  /**
+   * The entry's name: an HMAC-SHA-256 of the site and the code, keyed by a secret derived from the API key. The last
+   * names are kept (WebCrypto's sign is a job of its own: most of a hit's time), privately, and a bounded few.
+   */
+  #key(code: string): Promise<string> {
+    const folded = code.toLowerCase();
+    let name = this.#names.get(folded);
+    if (name === undefined) {
+      if (this.#names.size >= NAMES_KEPT) this.#names.clear();
+      name = this.#sign(folded);
+      this.#names.set(folded, name);
+    }
+    return name;
+  }
+
+  async #sign(code: string): Promise<string> {
+    const text = new TextEncoder().encode(`${this.#site}\n${code}`);
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#secret, text));
     return `content-platform-sdk:purchase:${base64url(mac)}`;
   }

@@ -121,4 +121,23 @@ describe('examples', () => {
     expect(stdout).toContain('licensed: true');
     expect(stdout).toContain('licensed (unknown code): false');
   }, 60_000);
+
+  it('examples/license-server.ts answers from the cache: a hit, an invalid code refused, stale while the marketplace is down, a refund refused', async () => {
+    const { stdout } = await example('license-server');
+    const valid = (cache: string) =>
+      `GET /license?code=…0001 → 200 {"valid":true,"item":{"id":101,"name":"Graphics Item 1"},"license":"regular","supportedUntil":"2099-12-31T23:59:59.000000Z","cache":"${cache}"}`;
+    expect(stdout.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT').split('\n')).toEqual([
+      'license server on http://127.0.0.1:PORT, asking the marketplace at http://127.0.0.1:PORT',
+      valid('miss'),
+      valid('hit'),
+      'GET /license?code=…0000 → 403 {"valid":false}',
+      'past the ttl, the marketplace failing every request:',
+      valid('stale'),
+      'GET /license?code=…0002 → 503 {"error":"the marketplace cannot be reached; try again later"}',
+      'the marketplace back, the first code refunded:',
+      'GET /license?code=…0001 → 403 {"valid":false}',
+      'catalog.cache: { hits: 1, misses: 5, stale: 1, errors: 0, entries: 0 }',
+      '',
+    ]);
+  }, 60_000);
 });
