@@ -276,8 +276,8 @@ function duration(value: unknown, name: string): number {
   return value;
 }
 
-/** `promise`, or a rejection after `ms`. */
-function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or a rejection after `ms` (a store, or Redis, that does not answer). */
+export function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     promise.then(

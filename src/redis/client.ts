@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { bounded } from '../catalog/cache.js';
 
 /** What the store needs of a node-redis client (`redis` ≥ 5: `createClient(…).connect()`). */
 export interface NodeRedisLike {
@@ -75,23 +76,6 @@ export function scriptRunner(client: RedisClientLike, timeoutMs: number): RunScr
       timeoutMs,
     );
   };
-}
-
-/** `promise`, or a rejection after `ms`. */
-function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The name of one API root and key's state: a hash of both, so Redis never holds the key, nor the URL. */
