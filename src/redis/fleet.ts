@@ -61,9 +61,10 @@ export class FleetThrottle implements ClientThrottle {
   readonly #keys: { state: string; inFlight: string; starts: string; members: string };
   readonly #member = randomUUID();
   readonly #queue: Waiter[] = [];
-  // Turns this process holds from the fleet (tokens) and from its own throttle while the store was down.
+  // Turns this process holds from the fleet (tokens), and from its own throttle while the store was down (each
+  // outage's throttle, so a turn goes back to the one that granted it).
   readonly #tokens: string[] = [];
-  #localHeld = 0;
+  readonly #alones: Throttle[] = [];
   #pumping = false;
   #wake: (() => void) | undefined;
   #fallback: Throttle | undefined;
@@ -92,7 +93,7 @@ export class FleetThrottle implements ClientThrottle {
     return Object.freeze({
       enabled: true,
       queued: this.#queue.length + (alone?.queued ?? 0),
-      inFlight: this.#tokens.length + this.#localHeld,
+      inFlight: this.#tokens.length + this.#alones.length,
       limit: this.#limit,
       remaining: this.#remaining,
       pausedUntil: this.#pausedUntil > Date.now() ? new Date(this.#pausedUntil) : undefined,
@@ -102,9 +103,9 @@ export class FleetThrottle implements ClientThrottle {
 
   tryTake(): boolean {
     // A fleet's turn takes a round trip: only the process's own throttle, while Redis is down, grants at once.
-    if (!this.#down || this.#fallback === undefined || this.#spaced() > 0 || !this.#fallback.tryTake())
-      return false;
-    this.#taken();
+    const fallback = this.#fallback;
+    if (!this.#down || fallback === undefined || this.#spaced() > 0 || !fallback.tryTake()) return false;
+    this.#taken(fallback);
     return true;
   }
 
@@ -148,9 +149,8 @@ export class FleetThrottle implements ClientThrottle {
 
   release(): void {
     // A turn of the kind in use now goes back first; the other kind's turns go back as their calls end.
-    if (this.#localHeld > 0 && (this.#down || this.#tokens.length === 0)) {
-      this.#localHeld -= 1;
-      this.#fallback?.release();
+    if (this.#alones.length > 0 && (this.#down || this.#tokens.length === 0)) {
+      this.#alones.pop()?.release();
       return;
     }
     const token = this.#tokens.pop();
@@ -348,11 +348,11 @@ export class FleetThrottle implements ClientThrottle {
         throw error;
       }
     }
-    this.#taken();
+    this.#taken(throttle);
   }
 
-  #taken(): void {
-    this.#localHeld += 1;
+  #taken(throttle: Throttle): void {
+    this.#alones.push(throttle);
     this.#lastAlone = Date.now();
   }
 
