@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { catalogStatus, licenseKind } from './arabic.js';
+import { catalogStatus, type LicenseKind, licenseKind } from './arabic.js';
 
 // Tolerant in, exact out: each schema accepts every shape the spec or the real server (REAL-SERVERS.md)
 // sends and gives one typed shape. Unknown extra fields are accepted and left out of the result.
@@ -93,12 +93,43 @@ export const ImageMediaSchema = z.object({
   preview_image: z.optional(z.string()),
 });
 
-/** Media of an audio item. */
-export type AudioMedia = z.infer<typeof AudioMediaSchema>;
-/** Media of a video item. */
-export type VideoMedia = z.infer<typeof VideoMediaSchema>;
-/** Media of an item that is neither audio nor video. */
-export type ImageMedia = z.infer<typeof ImageMediaSchema>;
+/** Media of an audio item: `preview_audio`, no `preview_image` and no `preview_video`. */
+export interface AudioMedia {
+  /** `'audio'`: the item has an audio preview. */
+  kind: 'audio';
+  /** URL of the item's thumbnail; always present. */
+  thumbnail: string;
+  /** URLs of the item's screenshots, in order; empty when it has none (the server sends null or omits them). */
+  screenshots: string[];
+  /** URL of the audio preview. */
+  preview_audio: string;
+}
+/** Media of a video item: `preview_video`, and `preview_image` when the server sends it. */
+export interface VideoMedia {
+  /** `'video'`: the item has a video preview. */
+  kind: 'video';
+  /** URL of the item's thumbnail; always present. */
+  thumbnail: string;
+  /** URLs of the item's screenshots, in order; empty when it has none (the server sends null or omits them). */
+  screenshots: string[];
+  /** URL of the preview image; absent when the server sends none. */
+  preview_image?: string | undefined;
+  /** URL of the video preview. */
+  preview_video: string;
+}
+/**
+ * Media of an item that is neither audio nor video: `preview_image` when the server sends it.
+ */
+export interface ImageMedia {
+  /** `'image'`: the item has neither an audio nor a video preview. */
+  kind: 'image';
+  /** URL of the item's thumbnail; always present. */
+  thumbnail: string;
+  /** URLs of the item's screenshots, in order; empty when it has none (the server sends null or omits them). */
+  screenshots: string[];
+  /** URL of the preview image; absent when the server sends none. */
+  preview_image?: string | undefined;
+}
 /** An item's media, narrowed by `kind`: only `kind: 'audio'` has `preview_audio`. */
 export type ItemMedia = AudioMedia | VideoMedia | ImageMedia;
 
@@ -146,8 +177,42 @@ export const ItemSchema = z.object({
   published_at: z.string(),
 });
 
-/** An item of the catalog. Branch on `item.media.kind` (or use `isAudioItem`…) to reach the preview URLs. */
-export type Item = z.infer<typeof ItemSchema>;
+/**
+ * An item of the catalog. Branch on `item.media.kind` (or use `isAudioItem`…) to reach the preview URLs.
+ */
+export interface Item {
+  /** The item's id (a numeric string as sent is read as its number). */
+  id: number;
+  /** The item's name. */
+  name: string;
+  /** The item's description, as HTML. */
+  description: string;
+  /** The item's category. */
+  category: string;
+  /** The item's sub-category; `null` when it has none. */
+  sub_category: string | null;
+  /** Its options: a list of option names, or a map of option name to a value or a list of values; `null` when none. */
+  options: string[] | Record<string, string | string[]> | null;
+  /** The item's own version label, e.g. `'1.2.0'` (a number as sent becomes its string); `null` when none. */
+  version: string | null;
+  /** URL of the item's demo; `null` when it has none. */
+  demo_link: string | null;
+  /** The item's tags, trimmed, empty ones dropped (the real server's comma-separated string is split); may be empty. */
+  tags: string[];
+  /** Thumbnail, screenshots and previews, narrowed by `media.kind`. */
+  media: ItemMedia;
+  /** The item's prices in `currency` (decimal numbers; a decimal string as sent is read as its number). */
+  price: {
+    /** Price of a regular license. */
+    regular: number;
+    /** Price of an extended license. */
+    extended: number;
+  };
+  /** Currency code of `price`, e.g. `'USD'`. */
+  currency: string;
+  /** When it was published: an ISO 8601 UTC timestamp, as sent. */
+  published_at: string;
+}
 
 /** Nested account objects may be null or absent: they read as objects of nulls. */
 function orEmpty<T extends z.ZodMiniType>(schema: T) {
@@ -176,8 +241,52 @@ export const AccountSchema = z.object({
   registered_at: nullableString,
 });
 
-/** The account that owns the API key. */
-export type Account = z.infer<typeof AccountSchema>;
+/**
+ * The account that owns the API key. Fields the spec does not promise read as `null` when missing; nested objects the
+ * server sends as null read as objects of nulls.
+ */
+export interface Account {
+  /** The account holder's name. */
+  name: {
+    /** First name; `null` when not set. */
+    firstname: string | null;
+    /** Last name; `null` when not set. */
+    lastname: string | null;
+    /** Full name; `null` when not set. */
+    full_name: string | null;
+  };
+  /** The account's username. */
+  username: string;
+  /** The account's email address. */
+  email: string;
+  /** The account's balance in `currency` (a decimal number; a decimal string as sent is read as its number). */
+  balance: number;
+  /** Currency code of `balance`, e.g. `'USD'`. */
+  currency: string;
+  /** The account's public profile. */
+  profile: {
+    /** The profile's heading; `null` when not set. */
+    heading: string | null;
+    /** The profile's description; `null` when not set. */
+    description: string | null;
+    /** Contact details shown on the profile. */
+    contact: {
+      /** Contact email address; `null` when not set. */
+      email: string | null;
+    };
+    /** Network name (e.g. `facebook`, `x`; an open list) to link; `{}` when none, links sent as null left out. */
+    social_links: Record<string, string>;
+    /** The profile's images. */
+    media: {
+      /** URL of the avatar; `null` when not set. */
+      avatar: string | null;
+      /** URL of the cover image; `null` when not set. */
+      cover: string | null;
+    };
+  };
+  /** When the account was registered: an ISO 8601 UTC timestamp, as sent; `null` when the server omits it. */
+  registered_at: string | null;
+}
 
 /** A validated purchase (spec §2). `supported_until` is absent when support is off (null reads as absent). */
 const PurchaseFields = z.object({
@@ -213,7 +322,26 @@ export const PurchaseSchema = z.pipe(
  * A validated purchase: its license (`license`: `'regular'`, `'extended'` or `null` when the label is unknown, beside
  * the raw, translated `license_type`), price, item and support period.
  */
-export type Purchase = z.infer<typeof PurchaseSchema>;
+export interface Purchase {
+  /** The purchase code that was validated. */
+  purchase_code: string;
+  /** The license's label as the server sends it, translated (e.g. `'Regular'`, `'Extended'` or Arabic); see `license`. */
+  license_type: string;
+  /** The price paid, in `currency` (a decimal number; a decimal string as sent is read as its number). */
+  price: number;
+  /** Currency code of `price`, e.g. `'USD'`. */
+  currency: string;
+  /** The purchased item, whole. */
+  item: Item;
+  /** End of support: an ISO 8601 UTC timestamp, as sent; absent when support is off (a null as sent reads as absent). */
+  supported_until?: string | undefined;
+  /** Whether the buyer has downloaded the item (`0`/`1` as sent read as booleans). */
+  downloaded: boolean;
+  /** When the purchase was made: an ISO 8601 UTC timestamp, as sent. */
+  date: string;
+  /** Which license `license_type` names, in any language or case: `'regular'`, `'extended'`, or `null` when unknown. */
+  license: LicenseKind | null;
+}
 
 /** The envelope's `status` must be the success word (`تم بنجاح` or `success`, tolerant of variants). */
 const SuccessStatus = z.unknown().check(

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { InvalidParamsError } from '../core/errors/index.js';
-import { PIXEL_TYPES } from './schemas.js';
+import { PIXEL_TYPES, type PixelType } from './schemas.js';
 
 // The real server silently replaces a bad list value by its default (a typo returns the wrong data), so
 // every parameter is checked here, before any request. Each `error` text says what is allowed.
@@ -37,22 +37,52 @@ const listParams = {
 /** Checks pixels.list's parameters. */
 export const PixelListParamsSchema = z.strictObject(listParams);
 /** Filters, order and page size of `pixels.list`. */
-export type PixelListParams = z.input<typeof PixelListParamsSchema>;
+export interface PixelListParams extends DomainListParams {
+  /** Keep only the pixels of this network type (one of `PIXEL_TYPES`); default: every type. */
+  type?: PixelType | undefined;
+}
 
 /** Checks domains.list's parameters. */
 export const DomainListParamsSchema = z.omit(PixelListParamsSchema, { type: true });
 /** Filters, order and page size of `domains.list`. */
-export type DomainListParams = z.input<typeof DomainListParamsSchema>;
+export interface DomainListParams {
+  /** Free text to look for in the `search_by` field; default: no search. */
+  search?: string | undefined;
+  /** The field `search` looks in: `'name'`, the only one (and the default). */
+  search_by?: 'name' | undefined;
+  /** Order by `'id'` (date created, the default) or `'name'`. */
+  sort_by?: 'id' | 'name' | undefined;
+  /** `'desc'` (descending, the default) or `'asc'`. */
+  sort?: 'desc' | 'asc' | undefined;
+  /** Records per page: 10 (the default), 25, 50 or 100. */
+  per_page?: 10 | 25 | 50 | 100 | undefined;
+  /** The page to start from, counting from 1 (the default). */
+  page?: number | undefined;
+}
 
 /** Checks pixels.create's fields. */
 export const PixelCreateParamsSchema = z.strictObject({ name: nonEmpty, type: pixelType, value: nonEmpty });
 /** A new pixel: `name`, `type` and `value`, all required. */
-export type PixelCreateParams = z.input<typeof PixelCreateParamsSchema>;
+export interface PixelCreateParams {
+  /** The pixel's name: a non-empty string, up to 32 characters, unique per user. */
+  name: string;
+  /** The network: one of `PIXEL_TYPES`. */
+  type: PixelType;
+  /** The pixel id on its network: a non-empty string. */
+  value: string;
+}
 
 /** Checks pixels.update's fields. */
 export const PixelUpdateParamsSchema = z.partial(PixelCreateParamsSchema);
 /** The pixel fields to change; only the ones given are sent. */
-export type PixelUpdateParams = z.input<typeof PixelUpdateParamsSchema>;
+export interface PixelUpdateParams {
+  /** A new name: a non-empty string, up to 32 characters, unique per user. */
+  name?: string | undefined;
+  /** A new network: one of `PIXEL_TYPES`. */
+  type?: PixelType | undefined;
+  /** A new pixel id on its network: a non-empty string. */
+  value?: string | undefined;
+}
 
 /** Checks domains.create's fields. */
 export const DomainCreateParamsSchema = z.strictObject({
@@ -60,13 +90,29 @@ export const DomainCreateParamsSchema = z.strictObject({
   index_page: z.optional(page),
   not_found_page: z.optional(page),
 });
-/** A new domain: its `name`, and optionally the pages its root and unknown paths redirect to. */
-export type DomainCreateParams = z.input<typeof DomainCreateParamsSchema>;
+/**
+ * A new domain: its `name`, and optionally the pages its root and unknown paths redirect to.
+ */
+export interface DomainCreateParams {
+  /** The domain name, e.g. `go.example.com`: a non-empty string; it cannot change later. */
+  name: string;
+  /** The page the domain's root redirects to (a non-empty string); `null` leaves it unset. */
+  index_page?: string | null | undefined;
+  /** The page unknown paths (404) redirect to (a non-empty string); `null` leaves it unset. */
+  not_found_page?: string | null | undefined;
+}
 
 /** Checks domains.update's fields (the name cannot change). */
 export const DomainUpdateParamsSchema = z.omit(DomainCreateParamsSchema, { name: true });
-/** The domain pages to change (`null` clears one); only the ones given are sent. */
-export type DomainUpdateParams = z.input<typeof DomainUpdateParamsSchema>;
+/**
+ * The domain pages to change (`null` clears one); only the ones given are sent. The name cannot change.
+ */
+export interface DomainUpdateParams {
+  /** A new page for the domain's root to redirect to (a non-empty string), or `null` to clear it. */
+  index_page?: string | null | undefined;
+  /** A new page for unknown paths (404) to redirect to (a non-empty string), or `null` to clear it. */
+  not_found_page?: string | null | undefined;
+}
 
 /**
  * Validates `params` against `schema`, returning the fields as form/query values (`null` becomes '').

@@ -56,8 +56,21 @@ export const PixelSchema = z.object({
   created_at: z.optional(TimestampSchema),
   updated_at: z.optional(TimestampSchema),
 });
-/** A tracking pixel (`id`, `name`, `type`, `value`, timestamps). */
-export type Pixel = z.infer<typeof PixelSchema>;
+/** A tracking pixel: an ad or analytics network and its pixel id. */
+export interface Pixel {
+  /** The pixel's id, assigned by the server (a numeric string as sent is read as its number). */
+  id: number;
+  /** The pixel's name: up to 32 characters, unique per user. */
+  name: string;
+  /** The network: one of `PIXEL_TYPES`, or a type newer than this SDK, kept as sent. */
+  type: PixelType | (string & {});
+  /** The pixel id on its network. */
+  value: string;
+  /** When it was created, as sent (e.g. `2025-01-15T10:20:30.000000Z`); absent from a server that only follows the spec. */
+  created_at?: string | undefined;
+  /** When it last changed, as sent (e.g. `2025-01-15T10:20:30.000000Z`); absent from a server that only follows the spec. */
+  updated_at?: string | undefined;
+}
 
 /** A custom domain, with the pages its root and unknown paths redirect to. */
 export const DomainSchema = z.object({
@@ -73,8 +86,23 @@ export const DomainSchema = z.object({
   created_at: z.optional(TimestampSchema),
   updated_at: z.optional(TimestampSchema),
 });
-/** A custom domain (`id`, `name`, `url`, `index_page`, `not_found_page`, timestamps). */
-export type Domain = z.infer<typeof DomainSchema>;
+/** A custom domain, with the pages its root and unknown paths redirect to. */
+export interface Domain {
+  /** The domain's id, assigned by the server (a numeric string as sent is read as its number). */
+  id: number;
+  /** The domain name, e.g. `go.example.com`; it cannot change after creation. */
+  name: string;
+  /** Protocol and name, e.g. `https://go.example.com`; sent by the real servers, absent from a spec-only one. */
+  url?: string | undefined;
+  /** The page the domain's root redirects to; `null` when not set. */
+  index_page: string | null;
+  /** The page unknown paths (404) redirect to; `null` when not set. */
+  not_found_page: string | null;
+  /** When it was created, as sent (e.g. `2025-01-15T10:20:30.000000Z`); absent from a server that only follows the spec. */
+  created_at?: string | undefined;
+  /** When it last changed, as sent (e.g. `2025-01-15T10:20:30.000000Z`); absent from a server that only follows the spec. */
+  updated_at?: string | undefined;
+}
 
 /** The answer to a delete: which record went away. */
 export const DeleteReceiptSchema = z.object({
@@ -83,8 +111,15 @@ export const DeleteReceiptSchema = z.object({
   object: z.string(),
   deleted: z.boolean(),
 });
-/** The answer to a delete: `{ id, object, deleted }`. */
-export type DeleteReceipt = z.infer<typeof DeleteReceiptSchema>;
+/** The answer to a delete: which record went away. */
+export interface DeleteReceipt {
+  /** The id of the deleted record. */
+  id: number;
+  /** What was deleted: `'pixel'` or `'domain'`. */
+  object: string;
+  /** `true` when the record was deleted. */
+  deleted: boolean;
+}
 
 /** Accepts `{ data: entity, status }` (show, store, update) or the bare entity; gives the entity. */
 export function entityResponse<T>(entity: z.ZodMiniType<T>): z.ZodMiniType<T> {
