@@ -33,17 +33,18 @@ export class Purchases {
   validate(purchaseCode: string, options?: ValidateOptions): APIPromise<Purchase> {
     return deferred(() => {
       const purchase_code = code(purchaseCode);
-      const { cache, ...rest } = options ?? {};
+      const cache = options?.cache;
       if (cache !== undefined && cache !== false) {
         throw new InvalidParamsError(
           `cache for one validation can only be false; got ${String(cache)}.`,
           'cache',
         );
       }
+      // `cache` is not a transport option: the transport reads only the options it knows, so they pass as given.
       const ask = () =>
         this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
           body: { purchase_code },
-          options: rest,
+          options,
           // Errors and log lines show the code by its last four characters only.
           secrets: [purchase_code],
           accept: aboutCode(purchase_code),
