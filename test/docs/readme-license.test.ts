@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createReferenceServer } from '../../src/testing/index.js';
-import { blockRunner, readmeBlock } from './readme-blocks.js';
+import { blockRunner, docBlock } from './readme-blocks.js';
 
-// The README's "License checks at scale" example, run verbatim over 127.0.0.1 against the reference server,
+// The guide's "License checks at scale" example (docs/license-checks.md), run verbatim over 127.0.0.1 against the reference server,
 // configured through the environment as the README says.
-const code = readmeBlock('License checks at scale');
+const code = docBlock('License checks at scale', 'docs/license-checks.md');
 const api = createReferenceServer();
 const blocks = blockRunner(api, 'readme-license');
 
-describe('README: license checks at scale', () => {
+describe('guide: license checks at scale', () => {
   it('validates a code three times with two requests: a miss, a hit, a refresh', async () => {
     const printed = await blocks.run('example', code, {
       CONTENT_PLATFORM_SITE_URL: blocks.url(),

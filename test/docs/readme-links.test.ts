@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { DOCS } from './readme-blocks.js';
 
-// The README is read on npm, from the tarball: every relative link must reach a file the tarball holds, and every
-// `#anchor` a heading of the README itself.
+// The README and the guides are read on npm and in the API docs, from the tarball: every relative link must reach a
+// file the tarball holds, every `#anchor` a heading of the document it names; the README must stay an npm user's
+// README (a table of contents, ≤ ~4 000 words) that links to every guide.
 const run = promisify(execFile);
-const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-
-/** The README without fenced blocks and code spans, where `](` is code, not a link. */
-const prose = readme.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
-const targets = [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
-const relative = targets.filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith('#'));
-const anchors = targets.filter((t) => t.startsWith('#')).map((t) => t.slice(1));
+const root = new URL('../../', import.meta.url);
+const read = (doc: string) => readFileSync(new URL(doc, root), 'utf8');
+const outsideCode = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
 
 /** GitHub's (and npm's) heading anchor: lower case, punctuation dropped, spaces to hyphens. */
 const slug = (heading: string) =>
@@ -21,25 +20,58 @@ const slug = (heading: string) =>
     .replace(/`/g, '')
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/\s/g, '-');
-const headings = new Set(
-  [...readme.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)),
-);
+const headings = (doc: string) =>
+  new Set([...outsideCode(read(doc)).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)));
 
-describe('README links', () => {
-  it('links to files, and each is in the packed tarball', async () => {
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: new URL('../..', import.meta.url),
+/** Every link of `doc` outside code, resolved from the package root: `{ file, anchor }`. */
+function links(doc: string): { file: string; anchor: string | undefined }[] {
+  const prose = outsideCode(read(doc)).replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1] as string)
+    .filter((target) => !/^[a-z]+:/i.test(target))
+    .map((target) => {
+      const [path, anchor] = target.split('#') as [string, string | undefined];
+      const file = path === '' ? doc : posix.normalize(posix.join(posix.dirname(doc), decodeURI(path)));
+      return { file, anchor };
     });
+}
+
+describe('README and guide links', () => {
+  it('link to files, and each is in the packed tarball', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const packed = new Set(
       (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path),
     );
-    const files = relative.map((t) => decodeURI(t.split('#')[0] as string).replace(/^\.\//, ''));
-    expect(files).toContain('CONTRIBUTING.md');
-    expect(files.filter((f) => !packed.has(f))).toEqual([]);
+    for (const doc of DOCS) expect(packed.has(doc), doc).toBe(true);
+    const files = DOCS.flatMap((doc) => links(doc).map((link) => `${doc} → ${link.file}`));
+    expect(files).toContain('README.md → CONTRIBUTING.md');
+    expect(files.filter((f) => !packed.has(f.split(' → ')[1] as string))).toEqual([]);
   }, 60_000);
 
-  it('links to sections that exist', () => {
-    expect(anchors.length).toBeGreaterThan(5);
-    expect(anchors.filter((a) => !headings.has(a))).toEqual([]);
+  it('link to sections that exist', () => {
+    const anchors = DOCS.flatMap((doc) =>
+      links(doc).flatMap((link) =>
+        link.anchor === undefined ? [] : [`${doc} → ${link.file}#${link.anchor}`],
+      ),
+    );
+    expect(anchors.length).toBeGreaterThan(10);
+    const broken = anchors.filter((a) => {
+      const [file, anchor] = a.split(' → ')[1]?.split('#') as [string, string];
+      return !headings(file).has(anchor);
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('the README has a table of contents, links every guide and stays under ~4 000 words', () => {
+    const readme = read('README.md');
+    const contents = readme.slice(readme.indexOf('## Contents'), readme.indexOf('## Install'));
+    for (const heading of outsideCode(readme).matchAll(/^## (.+)$/gm))
+      if (heading[1] !== 'Contents')
+        expect(contents, heading[1]).toContain(`(#${slug(heading[1] as string)})`);
+    const guides = links('README.md').map((link) => link.file);
+    for (const guide of DOCS.filter((doc) => doc.startsWith('docs/'))) expect(guides, guide).toContain(guide);
+    expect(readme.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length).toBeLessThanOrEqual(
+      4_000,
+    );
   });
 });
