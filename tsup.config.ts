@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 // The library entries ship as ESM and CommonJS, each with its own declarations; the bin is an
@@ -9,6 +9,16 @@ const library = {
   'testing/msw': 'src/testing/msw.ts',
   'redis/index': 'src/redis/index.ts',
 };
+
+// The examples ship as JavaScript too (dist/examples/<name>.js), since Node strips no types under node_modules:
+// `node node_modules/content-platform-sdk/dist/examples/demo.js` runs one. Each is one file (its support code
+// inlined) that imports the SDK by name, as a user's code does: inside the package, the name resolves to the
+// package itself (its exports), so an example runs what it ships beside.
+const examples = Object.fromEntries(
+  readdirSync('examples')
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => [`examples/${file.slice(0, -'.ts'.length)}`, `examples/${file}`]),
+);
 
 const common: Options = {
   outDir: 'dist',
@@ -35,5 +45,13 @@ export default defineConfig(() => {
       dts: { entry: library },
     },
     { ...common, entry: library, format: ['cjs'], dts: { entry: library } },
+    {
+      ...common,
+      entry: examples,
+      format: ['esm'],
+      splitting: false,
+      // Resolved at run time, never bundled: the tsconfig paths would otherwise inline the sources.
+      external: [...(common.external ?? []), /^content-platform-sdk(\/|$)/],
+    },
   ];
 });

@@ -1,6 +1,7 @@
 /**
  * The Catalog API: account, items, one item, purchase validation, and the Arabic error envelope as typed errors.
- * Run: npx tsx examples/catalog.ts
+ * Run: npx tsx examples/catalog.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/catalog.js
  */
 import {
   type CatalogError,

@@ -3,7 +3,8 @@
  * By default it starts the reference server on a free 127.0.0.1 port; with CONTENT_PLATFORM_BASE_URL and
  * CONTENT_PLATFORM_MANAGEMENT_API_KEY, CONTENT_PLATFORM_SITE_URL and CONTENT_PLATFORM_CATALOG_API_KEY set, the same
  * tour runs against those servers.
- * Run: npm run demo
+ * Run: npm run demo (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/demo.js
  */
 import {
   AccountRequestError,

@@ -3,7 +3,8 @@
  * `GET /license?code=…`, answered through a Catalog client with a cache. A valid code is asked once an hour (`ttl`);
  * a code the marketplace calls invalid (refunded, say) is refused at its next check after that; and while the
  * marketplace is down, a code it said was valid in the last three days (`staleIfError`) stays valid.
- * Run: npx tsx examples/license-server.ts
+ * Run: npx tsx examples/license-server.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/license-server.js
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

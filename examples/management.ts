@@ -1,6 +1,7 @@
 /**
  * The Management API: list with filters and pages, create, read, update, delete, and the typed errors.
- * Run: npx tsx examples/management.ts
+ * Run: npx tsx examples/management.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/management.js
  */
 import { InvalidParamsError, NotFoundError, UnprocessableEntityError } from 'content-platform-sdk';
 import { connect } from './support/connect.js';

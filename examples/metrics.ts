@@ -2,7 +2,8 @@
  * Extending the SDK with ky hooks: per-attempt metrics (method, path, status, attempt number, duration), the
  * kind of data a Prometheus histogram or a StatsD timer wants. URLs go through `redactUrl`: a Catalog GET
  * carries its `api_key` in the URL.
- * Run: npx tsx examples/metrics.ts
+ * Run: npx tsx examples/metrics.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/metrics.js
  */
 import { CatalogClient, type Hooks, ManagementClient, redactUrl } from 'content-platform-sdk';
 import { referenceServer } from './support/connect.js';

@@ -1,7 +1,8 @@
 /**
  * Extending the SDK with a ky hook: a tracing header on every request (W3C `traceparent`), so the server's logs
  * can be joined to yours. The same trace id is kept across retries; each attempt gets its own span id.
- * Run: npx tsx examples/tracing.ts
+ * Run: npx tsx examples/tracing.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/tracing.js
  */
 import { randomBytes } from 'node:crypto';
 import { type Hooks, ManagementClient } from 'content-platform-sdk';

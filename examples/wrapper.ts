@@ -2,7 +2,8 @@
  * Wrapping the SDK in your own: one key per API, a credentials check at start-up, a derived client for quick
  * calls, errors translated with what the SDK knows (attempts, request id, whether a create may have happened),
  * structured log fields forwarded to your logger, and one ky instance (your headers and hooks) for both clients.
- * Run: npx tsx examples/wrapper.ts
+ * Run: npx tsx examples/wrapper.ts (in this repo), or from a project that installed the package:
+ *   node node_modules/content-platform-sdk/dist/examples/wrapper.js
  */
 import {
   APIConnectionError,

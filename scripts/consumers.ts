@@ -1,10 +1,12 @@
 // `npm run test:consumers`: the packed tarball, installed into fresh projects outside the repo, used the
 // ways a user uses it: ESM `import`, CommonJS `require`, TypeScript under `nodenext` and `bundler` (with
-// misuses that must not compile, checked by the latest TypeScript and the oldest that works), the msw adapter
-// and the bin. Each runs a smoke script against the reference server from the tarball's `/testing` subpath,
-// over 127.0.0.1.
+// misuses that must not compile, checked by the latest TypeScript and the oldest that works), the msw adapter,
+// the bin (installed, and through `npx -p` from an empty folder) and the shipped examples under plain `node`. Each
+// runs a smoke script against the reference server from the tarball's `/testing` subpath, over 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { createProject, mustRun, type Project, run, secs, tarball } from './lib/packaging.js';
 
@@ -150,6 +152,144 @@ async function checkBin(project: Project): Promise<string> {
   }
 }
 
+/** The environment variables that point the examples at a real server: unset, so each starts its own. */
+const NO_SERVER = {
+  CONTENT_PLATFORM_BASE_URL: undefined,
+  CONTENT_PLATFORM_MANAGEMENT_API_KEY: undefined,
+  CONTENT_PLATFORM_SITE_URL: undefined,
+  CONTENT_PLATFORM_CATALOG_API_KEY: undefined,
+};
+
+/**
+ * The shipped examples run with plain `node` from node_modules, where Node strips no types: each `examples/<name>.ts`
+ * ships as `dist/examples/<name>.js`, starts its own reference server and exits 0. The README's command is
+ * `node node_modules/content-platform-sdk/dist/examples/demo.js`.
+ */
+async function checkExamples(project: Project): Promise<string[]> {
+  const pkg = join(project.dir, 'node_modules/content-platform-sdk');
+  const sources = readdirSync(join(pkg, 'examples')).filter((f) => f.endsWith('.ts'));
+  const built = readdirSync(join(pkg, 'dist/examples')).sort();
+  const expected = sources.map((f) => f.replace(/\.ts$/, '.js')).sort();
+  if (built.join() !== expected.join())
+    throw new Error(
+      `dist/examples has ${built.join(', ')}; the shipped examples need ${expected.join(', ')}`,
+    );
+  const lines: string[] = [];
+  for (const file of built) {
+    const path = `node_modules/content-platform-sdk/dist/examples/${file}`;
+    const { output, ms } = await mustRun('node', [path], {
+      cwd: project.dir,
+      env: NO_SERVER,
+      timeoutMs: 60_000,
+    });
+    if (file === 'demo.js' && !output.includes('Tour complete.'))
+      throw new Error(`node ${path} did not complete the tour:\n${output}`);
+    lines.push(`node ${path} exits 0 (${secs(ms)})`);
+  }
+  return lines;
+}
+
+/**
+ * The README's command runs the package's own bin from an empty folder: `npx -p content-platform-sdk
+ * content-platform-reference-server` (here `-p <tarball>`, `--offline`: only what the npm cache holds). `--version`
+ * prints the installed package's version; a run serves, and Ctrl+C (SIGINT to the process group, as a terminal
+ * sends it) prints the one-line summary. The tarball is copied to a path of its own, so npx (which keys its cache
+ * on the spec) installs this build and not one it cached for a same-named file; its cache entry is removed after.
+ */
+async function checkNpx(project: Project, tarballPath: string): Promise<string[]> {
+  const installed = join(project.dir, 'node_modules/content-platform-sdk/package.json');
+  const { version } = JSON.parse(readFileSync(installed, 'utf8')) as { version: string };
+  const home = mkdtempSync(join(tmpdir(), 'cpsdk-npx-'));
+  const spec = join(home, 'pkg', basename(tarballPath));
+  const empty = join(home, 'empty');
+  mkdirSync(join(home, 'pkg'));
+  mkdirSync(empty);
+  copyFileSync(tarballPath, spec);
+  const npx = ['--yes', '--offline', '-p', spec, 'content-platform-reference-server'];
+  const shown = `npx --yes --offline -p <tarball> content-platform-reference-server`;
+  try {
+    const asked = await mustRun('npx', [...npx, '--version'], { cwd: empty, timeoutMs: 120_000 });
+    if (!asked.output.split('\n').includes(version))
+      throw new Error(`\`${shown} --version\` did not print ${version}:\n${asked.output}`);
+    const served = await npxRun(npx, empty);
+    if (readdirSync(empty).length > 0)
+      throw new Error(`npx left files in the empty folder: ${readdirSync(empty)}`);
+    return [
+      `${shown} --version (empty folder): ${version} (${secs(asked.ms)})`,
+      `${shown} --port 0 --json: ${served}`,
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+    await removeNpxEntry(spec);
+  }
+}
+
+/** Starts the bin through npx, asks it for pixels, sends Ctrl+C's SIGINT to the group, reads the summary line. */
+async function npxRun(npx: readonly string[], cwd: string): Promise<string> {
+  const child = spawn('npx', [...npx, '--port', '0', '--json'], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const closed = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  try {
+    const info = await new Promise<{ management: { apiRoot: string; keys: string[] } }>((found, fail) => {
+      const timer = setTimeout(
+        () => fail(new Error(`npx printed no JSON line in 60 s:\n${out}${err}`)),
+        60_000,
+      );
+      child.stdout.on('data', () => {
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (line && out.includes('\n')) {
+          clearTimeout(timer);
+          found(JSON.parse(line));
+        }
+      });
+      void closed.then((code) => fail(new Error(`npx exited ${code}:\n${out}${err}`)));
+    });
+    const res = await fetch(`${info.management.apiRoot}/pixels`, {
+      headers: { authorization: `Bearer ${info.management.keys[0]}`, accept: 'application/json' },
+    });
+    if (res.status !== 200) throw new Error(`the bin answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    group('SIGINT');
+    const code = await Promise.race([closed, new Promise((done) => setTimeout(done, 15_000, 'timeout'))]);
+    const last = out.trim().split('\n').at(-1) ?? '';
+    const summary = last.startsWith('{"stopped"') ? JSON.parse(last) : undefined;
+    if (summary?.stopped !== 'SIGINT' || summary.requests !== 1 || summary.rateLimited !== 0)
+      throw new Error(`no summary after Ctrl+C (npx: ${code}):\n${out}${err}`);
+    return `served, then on Ctrl+C ${last}`;
+  } finally {
+    group('SIGKILL');
+  }
+}
+
+/** Removes the npx cache entry of `spec` (npx names it by the spec's hash), after checking it is that entry. */
+async function removeNpxEntry(spec: string): Promise<void> {
+  const { createHash } = await import('node:crypto');
+  const cache = (await mustRun('npm', ['config', 'get', 'cache'])).output.trim().split('\n').at(-1) ?? '';
+  const entry = join(cache, '_npx', createHash('sha512').update(spec).digest('hex').slice(0, 16));
+  const manifest = join(entry, 'package.json');
+  if (!existsSync(manifest)) return;
+  const { _npx } = JSON.parse(readFileSync(manifest, 'utf8')) as { _npx?: { packages?: string[] } };
+  if (_npx?.packages?.includes(spec)) rmSync(entry, { recursive: true, force: true });
+}
+
 interface Consumer {
   name: string;
   project: () => Project;
@@ -206,6 +346,8 @@ const consumers: Consumer[] = [
       log(await node(p, 'main.mjs'));
       log(await node(p, 'msw.mjs'));
       log(await checkBin(p));
+      log(...(await checkExamples(p)));
+      log(...(await checkNpx(p, pkg)));
     },
   },
   {

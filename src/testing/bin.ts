@@ -1,17 +1,24 @@
 #!/usr/bin/env node
-import { describeText, parseCli, serverInfo, USAGE } from './adapters/cli.js';
+import { readFileSync } from 'node:fs';
+import { describeSummary, describeText, serverInfo, summarize } from './adapters/banner.js';
+import { parseCli, USAGE } from './adapters/cli.js';
 import { listen } from './adapters/node.js';
 import { createReferenceServer } from './server.js';
 
 /**
- * The `content-platform-reference-server` command: parses the arguments, starts the server, prints its URL, keys
- * and purchase codes (text, or one JSON line with `--json`), and serves until SIGINT or SIGTERM. Exit codes: 0
- * after a signal or `--help`, 1 when it cannot listen (a port in use), 2 for a bad argument. Errors are one line.
+ * The `content-platform-reference-server` command: parses the arguments, starts the server, prints its URL, keys,
+ * purchase codes and settings (text with `export` lines, or one JSON line with `--json`), and serves until SIGINT or
+ * SIGTERM, then prints a one-line summary (requests served, 429s). Exit codes: 0 after a signal, `--help` or
+ * `--version`, 1 when it cannot listen (a port in use), 2 for a bad argument. Errors are one line.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const cli = parseCli(argv);
   if (cli.kind === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (cli.kind === 'version') {
+    console.log(packageVersion());
     return;
   }
   if (cli.kind === 'usage-error') {
@@ -35,13 +42,23 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.exitCode = 1;
     return;
   }
-  const info = serverInfo(server, running.url);
+  const info = serverInfo(server, running, packageVersion());
   console.log(cli.json ? JSON.stringify(info) : describeText(info).join('\n'));
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals) => {
+    const summary = summarize(server, signal);
+    console.log(cli.json ? JSON.stringify(summary) : describeSummary(summary));
     void running.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The version of the package this bin ships in: its package.json, two folders up from `dist/testing/bin.js`. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
 }
 
 function listenFailure(error: unknown, host: string, port: number): string {

@@ -10,6 +10,7 @@ export type { StoredAccount, StoredItem, StoredItemMedia, StoredPurchase } from 
 export { type MediaKind, makeItem, SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
 export { CATALOG_WORDS } from './catalog/words.js';
 export {
+  type ActiveFaultSettings,
   FaultController,
   type FaultDecision,
   type FaultSettings,

@@ -68,8 +68,10 @@ export interface ReferenceServer extends FetchHandler {
   readonly keys: { management: readonly string[]; catalog: readonly string[] };
   /** Seeded purchase codes and item ids. */
   readonly fixtures: typeof SEED_FIXTURES;
-  /** Fault injection: `set`, `script`, `clear`. */
+  /** Fault injection: `set`, `script`, `clear`; `settings` is what is in effect. */
   readonly faults: FaultController;
+  /** The per-key limit it enforces, the window's default filled in; `undefined` when it enforces none. */
+  readonly rateLimit: Readonly<Required<ServerRateLimitOptions>> | undefined;
   /** Every request received since the last reset, in order. */
   readonly requests: readonly RecordedRequest[];
   readonly flavor: Flavor;
@@ -155,6 +157,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     keys,
     fixtures: SEED_FIXTURES,
     faults,
+    rateLimit: limits?.settings,
     requests,
     flavor,
     locale,

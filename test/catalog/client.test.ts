@@ -25,7 +25,7 @@ function sent() {
   const request = msw.captured[0]!;
   expect(request.headers).toMatchObject({
     accept: 'application/json',
-    'user-agent': 'content-platform-sdk/0.1.0',
+    'user-agent': 'content-platform-sdk/0.2.0',
   });
   expect(request.headers['user-agent']).not.toMatch(/Mozilla|Chrome|Firefox|Opera|Edge/);
   expect(request.headers.authorization).toBeUndefined();

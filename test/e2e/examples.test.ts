@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -15,6 +16,26 @@ async function example(name: string) {
 }
 
 describe('examples', () => {
+  // tsup builds each to dist/examples/<name>.js with the SDK left as an import of the package's name, which inside
+  // an installed package resolves to the package itself: a relative import of src/ would ship a second SDK (or
+  // break), and a dev dependency would not be installed. scripts/consumers.ts runs the built files from node_modules.
+  it('import the SDK by its package name, and nothing a user of the package does not have', () => {
+    const allowed = /^(content-platform-sdk(\/testing)?|ky|node:[a-z/_]+|\.\/support\/[a-z-]+\.js)$/;
+    const files = readdirSync('examples', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    expect(files).toContain('demo.ts');
+    for (const file of files) {
+      const specifiers = [...readFileSync(`examples/${file}`, 'utf8').matchAll(/ from '([^']+)'/g)].map(
+        (m) => m[1],
+      );
+      expect(
+        specifiers.filter((s) => !allowed.test(s ?? '')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it('the demo tours all fourteen operations and every typed error, and exits 0', async () => {
     const { stdout } = await example('demo');
     for (const operation of [

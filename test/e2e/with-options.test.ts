@@ -44,7 +44,7 @@ describe('ManagementClient.withOptions', () => {
     expect(msw.captured[1]?.headers).toMatchObject({
       'x-team': 'growth',
       'x-env': 'staging',
-      'user-agent': 'content-platform-sdk/0.1.0 nightly-audit/2.0.0',
+      'user-agent': 'content-platform-sdk/0.2.0 nightly-audit/2.0.0',
       authorization: `Bearer ${SECRET}`,
     });
     expect(order).toEqual(['base', 'derived']);
@@ -56,7 +56,7 @@ describe('ManagementClient.withOptions', () => {
     expect(msw.captured).toHaveLength(1);
     expect(msw.captured[0]?.headers).toMatchObject({
       'x-env': 'prod',
-      'user-agent': 'content-platform-sdk/0.1.0',
+      'user-agent': 'content-platform-sdk/0.2.0',
     });
     expect(order).toEqual(['base']);
   });

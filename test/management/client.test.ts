@@ -100,8 +100,8 @@ describe('ManagementClient', () => {
       appInfo: { name: 'nightly-audit' },
     }).pixels.get(1);
     expect(msw.captured.map((c) => c.headers['user-agent'])).toEqual([
-      'content-platform-sdk/0.1.0 acme-wrapper/1.2.3 (+https://acme.example/sdk)',
-      'content-platform-sdk/0.1.0 nightly-audit',
+      'content-platform-sdk/0.2.0 acme-wrapper/1.2.3 (+https://acme.example/sdk)',
+      'content-platform-sdk/0.2.0 nightly-audit',
     ]);
   });
 

@@ -12,7 +12,7 @@ export { SECRET };
 export const COMMON_HEADERS = {
   accept: 'application/json',
   authorization: `Bearer ${SECRET}`,
-  'user-agent': 'content-platform-sdk/0.1.0',
+  'user-agent': 'content-platform-sdk/0.2.0',
 };
 export const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
 

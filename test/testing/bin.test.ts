@@ -1,10 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient, ManagementClient } from '../../src/index.js';
-import { parseCli, type ServerInfo, serverInfo } from '../../src/testing/adapters/cli.js';
+import {
+  describeSummary,
+  describeText,
+  type ServerInfo,
+  serverInfo,
+  summarize,
+} from '../../src/testing/adapters/banner.js';
+import { parseCli } from '../../src/testing/adapters/cli.js';
 import { createReferenceServer } from '../../src/testing/index.js';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const READY = 'Ctrl+C stops it and prints a summary.\n';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -36,21 +47,86 @@ function bin(...args: string[]) {
 }
 
 describe('content-platform-reference-server (bin)', () => {
-  it('prints its URL, keys and codes as text, serves, and exits 0 on SIGTERM', async () => {
+  it('prints its URL, keys, codes, settings and export lines as text, serves, and sums up on SIGTERM', async () => {
     const run = bin('--port', '0', '--flavor', 'spec');
-    const out = await run.until((o) => o.includes('Use it:'));
+    const out = await run.until((o) => o.endsWith(READY));
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-    expect(out).toContain('(spec flavor)');
+    expect(out).toContain(`Content Platform reference server ${version} (spec flavor) listening on ${url}\n`);
     expect(out).toContain(`Management API: ${url}/api/v1   keys: test-mgmt-key-workspace-alpha, `);
     expect(out).toContain(
       `Catalog API:    ${url}/api      keys: test-catalog-key-main, test-catalog-key-no-items`,
     );
-    expect(out).toContain(`CONTENT_PLATFORM_BASE_URL=${url} CONTENT_PLATFORM_MANAGEMENT_API_KEY=`);
+    expect(out).toContain(
+      [
+        '  Rate limit:     none (--rate-limit N enforces one)',
+        '  Latency:        none',
+        '  Failures:       none',
+        '',
+        'Point the SDK and the examples at it (paste into a shell):',
+        `export CONTENT_PLATFORM_BASE_URL=${url}`,
+        'export CONTENT_PLATFORM_MANAGEMENT_API_KEY=test-mgmt-key-workspace-alpha',
+        `export CONTENT_PLATFORM_SITE_URL=${url}`,
+        'export CONTENT_PLATFORM_CATALOG_API_KEY=test-catalog-key-main',
+        '',
+        READY,
+      ].join('\n'),
+    );
     const res = await fetch(`${url}/api/v1/pixels/1`, {
       headers: { authorization: 'Bearer test-mgmt-key-workspace-alpha' },
     });
     expect(res.status).toBe(200);
     expect((await res.json()).data.name).toBe('Facebook Main');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.output().out.slice(out.length)).toBe('Stopped (SIGTERM): served 1 request, 0 answered 429.\n');
+  }, 20_000);
+
+  it('on SIGINT prints one line: the requests it served and how many met a 429', async () => {
+    const run = bin('--port', '0', '--rate-limit', '2', '--rate-window', '600000');
+    const out = await run.until((o) => o.endsWith(READY));
+    expect(out).toContain('  Rate limit:     2 requests per key every 600 s, then 429 with Retry-After\n');
+    const url = /listening on (http:\S+)/.exec(out)?.[1];
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await fetch(`${url}/api/v1/pixels/1`, {
+        headers: { authorization: 'Bearer test-mgmt-key-workspace-alpha', accept: 'application/json' },
+      });
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+    expect(run.output()).toEqual({
+      out: `${out}Stopped (SIGINT): served 3 requests, 1 answered 429.\n`,
+      err: '',
+    });
+  }, 20_000);
+
+  it('--version (or -v) prints the package version and exits 0', async () => {
+    for (const flag of ['--version', '-v']) {
+      const run = bin(flag);
+      expect(await run.exit).toBe(0);
+      expect(run.output()).toEqual({ out: `${version}\n`, err: '' });
+    }
+  }, 20_000);
+
+  it('--host 0.0.0.0 listens on every interface and prints the loopback URL, which the SDK accepts', async () => {
+    const run = bin('--port', '0', '--host', '0.0.0.0');
+    const out = await run.until((o) => o.endsWith(READY));
+    const [, port, url] =
+      /listening on port (\d+) of all interfaces \(0\.0\.0\.0\); use (\S+)\n/.exec(out) ?? [];
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    expect(out).toContain(
+      `  Other machines reach it at http://<this machine's address>:${port}; the SDK calls http:// to a host that is not loopback only with allowInsecureHttp: true.\n`,
+    );
+    expect(out).toContain(`export CONTENT_PLATFORM_BASE_URL=${url}\n`);
+    const mgmt = new ManagementClient({ baseUrl: url as string, apiKey: 'test-mgmt-key-workspace-alpha' });
+    expect((await mgmt.pixels.get(1)).name).toBe('Facebook Main');
+    // What it would have printed before: the wildcard address, which the SDK refuses.
+    expect(() => new ManagementClient({ baseUrl: `http://0.0.0.0:${port}`, apiKey: 'k' })).toThrow(
+      /http:\/\/ to 0\.0\.0\.0/,
+    );
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
   }, 20_000);
@@ -66,17 +142,28 @@ describe('content-platform-reference-server (bin)', () => {
       'MY-CODE-1',
       '--rate-limit',
       '7',
+      '--latency',
+      '1-3',
+      '--failure-rate',
+      '0.1',
+      '--seed',
+      '4',
     );
     const line = await run.until((o) => o.endsWith('\n'));
     expect(line.trim().split('\n')).toHaveLength(1);
     const info = JSON.parse(line) as ServerInfo;
     const url = info.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(Number(new URL(url).port)).toBeGreaterThan(0);
+    const port = Number(new URL(url).port);
+    expect(port).toBeGreaterThan(0);
     expect(info).toEqual({
+      version,
       url,
+      listen: { host: '127.0.0.1', port, allInterfaces: false },
       flavor: 'laravel',
       locale: 'ar',
+      rateLimit: { limit: 7, windowMs: 60_000 },
+      faults: { latencyMs: [1, 3], failureRate: 0.1, failureStatuses: [500, 503], seed: 4 },
       management: {
         baseUrl: url,
         apiRoot: `${url}/api/v1`,
@@ -108,9 +195,12 @@ describe('content-platform-reference-server (bin)', () => {
         CONTENT_PLATFORM_CATALOG_API_KEY: 'test-catalog-key-main',
       },
     });
+    // The injected failures are retried, silently.
     const mgmt = new ManagementClient({
       baseUrl: info.env.CONTENT_PLATFORM_BASE_URL,
       apiKey: info.env.CONTENT_PLATFORM_MANAGEMENT_API_KEY,
+      maxRetries: 5,
+      logLevel: 'off',
     });
     const { data: page, response } = await mgmt.pixels.list().withResponse();
     expect(page.meta.total).toBe(12 + 30);
@@ -118,11 +208,21 @@ describe('content-platform-reference-server (bin)', () => {
     const catalog = new CatalogClient({
       siteUrl: info.catalog.siteUrl,
       apiKey: info.catalog.keys[0],
+      maxRetries: 5,
+      logLevel: 'off',
     });
     expect(await catalog.purchases.validate('MY-CODE-1')).toMatchObject({
       item: { id: 101 },
       license: 'regular',
     });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const lines = run.output().out.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const summary = JSON.parse(lines[1] as string);
+    expect(summary).toMatchObject({ stopped: 'SIGTERM', rateLimited: 0 });
+    expect(summary.requests).toBeGreaterThanOrEqual(2);
+    expect(summary.requests).toBe(2 + summary.injectedFailures);
   }, 20_000);
 
   it('a port in use is one line on stderr and exit code 1, not a stack trace', async () => {
@@ -208,6 +308,8 @@ describe('parseCli', () => {
     });
     expect(parseCli(['--latency', '25'])).toMatchObject({ server: { faults: { latencyMs: 25 } } });
     expect(parseCli(['-h'])).toEqual({ kind: 'help' });
+    expect(parseCli(['--version'])).toEqual({ kind: 'version' });
+    expect(parseCli(['-v', '--port', '1'])).toEqual({ kind: 'version' });
   });
 
   it('names the flag and the value it refuses', () => {
@@ -233,7 +335,8 @@ describe('parseCli', () => {
 describe('serverInfo', () => {
   it('reads the base path and the valid purchase codes from the server itself', () => {
     const server = createReferenceServer({ basePath: '/market/', seed: { purchaseCodes: ['EXTRA-1'] } });
-    const info = serverInfo(server, 'http://127.0.0.1:4010');
+    const info = serverInfo(server, { url: 'http://127.0.0.1:4010', host: '127.0.0.1', port: 4010 }, '9.9.9');
+    expect(info).toMatchObject({ version: '9.9.9', url: 'http://127.0.0.1:4010', rateLimit: false });
     expect(info.management).toMatchObject({
       baseUrl: 'http://127.0.0.1:4010/market',
       apiRoot: 'http://127.0.0.1:4010/market/api/v1',
@@ -246,5 +349,75 @@ describe('serverInfo', () => {
       ),
       'EXTRA-1',
     ]);
+  });
+});
+
+describe('describeText', () => {
+  const at = { url: 'http://127.0.0.1:4010', host: '127.0.0.1', port: 4010 };
+  const text = (server: ReturnType<typeof createReferenceServer>, where = at) =>
+    describeText(serverInfo(server, where, '1.2.3')).join('\n');
+
+  it('echoes the rate limit, a fixed latency and the failure rate with its seed, as the server holds them', () => {
+    const server = createReferenceServer({
+      rateLimit: { limit: 1, windowMs: 1500 },
+      faults: { latencyMs: 40, failureRate: 0.125, failureStatuses: [502], seed: 7 },
+    });
+    expect(text(server)).toContain(
+      [
+        '  Rate limit:     1 request per key every 1500 ms, then 429 with Retry-After',
+        '  Latency:        40 ms a request',
+        '  Failures:       12.5% of requests answered 502 (seed 7)',
+      ].join('\n'),
+    );
+    server.faults.set({ latencyMs: [5, 9] });
+    expect(text(server)).toContain('  Latency:        5-9 ms a request (seed 1)\n  Failures:       none\n');
+  });
+
+  it('prints export lines a shell reads back unchanged, with the base path', () => {
+    const server = createReferenceServer({ basePath: '/market', managementKeys: ["it's a key"] });
+    expect(text(server)).toContain(
+      [
+        'export CONTENT_PLATFORM_BASE_URL=http://127.0.0.1:4010/market',
+        `export CONTENT_PLATFORM_MANAGEMENT_API_KEY='it'\\''s a key'`,
+        'export CONTENT_PLATFORM_SITE_URL=http://127.0.0.1:4010/market',
+      ].join('\n'),
+    );
+  });
+
+  it('on :: gives the IPv6 loopback URL; on a host that is not loopback, says the SDK needs allowInsecureHttp', () => {
+    const server = createReferenceServer();
+    const wildcard = text(server, { url: 'http://[::1]:4010', host: '::', port: 4010 });
+    expect(wildcard).toMatch(
+      /^Content Platform reference server 1\.2\.3 \(laravel flavor\) listening on port 4010 of all interfaces \(::\); use http:\/\/\[::1\]:4010\n/,
+    );
+    expect(() => new ManagementClient({ baseUrl: 'http://[::1]:4010', apiKey: 'k' })).not.toThrow();
+    const lan = text(server, { url: 'http://192.168.1.5:4010', host: '192.168.1.5', port: 4010 });
+    expect(lan).toContain(
+      'listening on http://192.168.1.5:4010\n  Note: the SDK calls http:// to a host that is not loopback only with allowInsecureHttp: true.\n',
+    );
+    expect(text(server)).not.toContain('allowInsecureHttp');
+  });
+});
+
+describe('summarize', () => {
+  it('counts the requests served, the 429s and the injected failures', async () => {
+    const server = createReferenceServer({ rateLimit: { limit: 1 } });
+    const get = () =>
+      server.fetch('http://x.test/api/v1/pixels/1', {
+        headers: { authorization: `Bearer ${server.keys.management[0]}`, accept: 'application/json' },
+      });
+    await get();
+    await get();
+    server.faults.script([{ status: 503 }]);
+    await get();
+    const summary = summarize(server, 'SIGINT');
+    expect(summary).toEqual({ stopped: 'SIGINT', requests: 3, rateLimited: 1, injectedFailures: 1 });
+    expect(describeSummary(summary)).toBe(
+      'Stopped (SIGINT): served 3 requests, 1 answered 429, 1 injected failure.',
+    );
+    server.reset();
+    expect(describeSummary(summarize(server, 'SIGTERM'))).toBe(
+      'Stopped (SIGTERM): served 0 requests, 0 answered 429.',
+    );
   });
 });

@@ -50,7 +50,7 @@ export function setup(options: ReferenceServerOptions = {}) {
   ): Promise<Response> {
     const url = new URL(`${ORIGIN}/api/${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-    const headers = new Headers({ 'user-agent': 'content-platform-sdk/0.1.0', ...opts.headers });
+    const headers = new Headers({ 'user-agent': 'content-platform-sdk/0.2.0', ...opts.headers });
     let body: string | undefined;
     if (opts.json !== undefined) {
       headers.set('content-type', 'application/json');

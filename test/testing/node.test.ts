@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManagementClient } from '../../src/index.js';
+import { isWildcardHost } from '../../src/testing/adapters/node.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
 
 const server = createReferenceServer();
@@ -19,6 +21,25 @@ describe('listen', () => {
   it('binds 127.0.0.1 on a free port by default', () => {
     expect(live.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(live.url).not.toBe('http://127.0.0.1:0');
+  });
+
+  it('bound to every interface (0.0.0.0), gives the loopback URL, which the SDK calls over http://', async () => {
+    const wide = await listen(server, { host: '0.0.0.0' });
+    try {
+      expect(wide).toMatchObject({ url: `http://127.0.0.1:${wide.port}`, host: '0.0.0.0' });
+      expect(wide.port).toBeGreaterThan(0);
+      const mgmt = new ManagementClient({ baseUrl: wide.url, apiKey: alpha });
+      expect((await mgmt.pixels.get(1)).name).toBe('Facebook Main');
+    } finally {
+      await wide.close();
+    }
+  });
+
+  it('knows the wildcard hosts: 0.0.0.0 and ::, in any spelling', () => {
+    for (const host of ['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '0000:0:0:0:0:0:0:0'])
+      expect(isWildcardHost(host), host).toBe(true);
+    for (const host of ['127.0.0.1', '::1', 'localhost', '0.0.0.1', '10.0.0.0', ''])
+      expect(isWildcardHost(host), host).toBe(false);
   });
 
   it('serves a list with links built from the real origin', async () => {
@@ -44,7 +65,7 @@ describe('listen', () => {
   it('takes the Catalog key from a JSON body', async () => {
     const res = await fetch(`${live.url}/api/purchases/validation`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'content-platform-sdk/0.1.0' },
+      headers: { 'content-type': 'application/json', 'user-agent': 'content-platform-sdk/0.2.0' },
       body: JSON.stringify({ api_key: catalogKey, purchase_code: server.fixtures.purchaseCodes.supported }),
     });
     expect(res.status).toBe(200);

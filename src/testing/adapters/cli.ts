@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import type { FaultSettings } from '../core/faults.js';
-import type { ReferenceServer, ReferenceServerOptions } from '../server.js';
+import type { ReferenceServerOptions } from '../server.js';
 
 /** The bin's usage text. */
 export const USAGE = `Usage: content-platform-reference-server [options]
   --port N              port to listen on (default 4010; 0 picks a free one)
-  --host H              interface (default 127.0.0.1)
-  --json                print one JSON line (URLs, keys, purchase codes, env) instead of text
+  --host H              interface (default 127.0.0.1; 0.0.0.0 or :: for all of them,
+                        printing the loopback URL to use from this machine)
+  --json                print one JSON line (URLs, keys, purchase codes, settings, env)
+                        instead of text, and one more as it stops
   --flavor laravel|spec wire shapes (default laravel, as the real servers send)
   --locale ar|en        Catalog message words (default ar)
   --base-path /p        serve the site under a path, like https://example.com/p
@@ -20,11 +22,14 @@ export const USAGE = `Usage: content-platform-reference-server [options]
   --latency MS|MIN-MAX  added latency per request, in ms
   --failure-rate R      share of requests (0-1) answered 500 or 503
   --seed N              seed of latency ranges and failures (default 1)
-  -h, --help            this text`;
+  -v, --version         print the version
+  -h, --help            this text
+SIGINT or SIGTERM stops it, printing how many requests it served and how many met a 429.`;
 
 /** What the command line asks for. */
 export type Cli =
   | { kind: 'help' }
+  | { kind: 'version' }
   | { kind: 'usage-error'; message: string }
   | { kind: 'run'; port: number; host: string; json: boolean; server: ReferenceServerOptions };
 
@@ -37,6 +42,7 @@ export function parseCli(argv: readonly string[]): Cli {
     return { kind: 'usage-error', message: (error as Error).message.split('\n')[0] as string };
   }
   if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
   try {
     return { kind: 'run', ...options(values) };
   } catch (error) {
@@ -65,6 +71,7 @@ function read(argv: readonly string[]) {
       latency: text,
       'failure-rate': text,
       seed: text,
+      version: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -118,50 +125,4 @@ function rate(text: string): number {
   if (text.trim() === '' || !(r >= 0 && r <= 1))
     throw new Error(`--failure-rate must be between 0 and 1, got ${text}`);
   return r;
-}
-
-/** What `--json` prints: where each API is, its keys, the purchase codes, and the variables the SDK reads. */
-export interface ServerInfo {
-  url: string;
-  flavor: string;
-  locale: string;
-  management: { baseUrl: string; apiRoot: string; keys: string[] };
-  catalog: { siteUrl: string; apiRoot: string; keys: string[] };
-  purchaseCodes: { valid: string[]; invalid: string };
-  env: Record<string, string>;
-}
-
-/** The facts about a running server at `url` (its origin), for people (`describeText`) and scripts (`--json`). */
-export function serverInfo(server: ReferenceServer, url: string): ServerInfo {
-  const site = `${url}${server.basePath}`;
-  return {
-    url,
-    flavor: server.flavor,
-    locale: server.locale,
-    management: { baseUrl: site, apiRoot: `${site}/api/v1`, keys: [...server.keys.management] },
-    catalog: { siteUrl: site, apiRoot: `${site}/api`, keys: [...server.keys.catalog] },
-    purchaseCodes: {
-      valid: server.store.purchases().map((p) => p.purchase_code),
-      invalid: server.fixtures.purchaseCodes.invalid,
-    },
-    env: {
-      CONTENT_PLATFORM_BASE_URL: site,
-      CONTENT_PLATFORM_MANAGEMENT_API_KEY: server.keys.management[0] ?? '',
-      CONTENT_PLATFORM_SITE_URL: site,
-      CONTENT_PLATFORM_CATALOG_API_KEY: server.keys.catalog[0] ?? '',
-    },
-  };
-}
-
-/** The lines the bin prints for people. */
-export function describeText(info: ServerInfo): string[] {
-  return [
-    `Content Platform reference server (${info.flavor} flavor) listening on ${info.url}`,
-    `  Management API: ${info.management.apiRoot}   keys: ${info.management.keys.join(', ')}`,
-    `  Catalog API:    ${info.catalog.apiRoot}      keys: ${info.catalog.keys.join(', ')}`,
-    `  Purchase codes: valid ${info.purchaseCodes.valid.join(', ')}; invalid ${info.purchaseCodes.invalid}`,
-    `  Use it: ${Object.entries(info.env)
-      .map(([name, value]) => `${name}=${value}`)
-      .join(' ')}`,
-  ];
 }

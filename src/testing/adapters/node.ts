@@ -13,8 +13,15 @@ export interface ListenOptions {
 
 /** A running node:http server. */
 export interface ListeningServer {
-  /** Its origin, e.g. `http://127.0.0.1:4010`. */
+  /**
+   * The origin a client on this machine calls, e.g. `http://127.0.0.1:4010`. Bound to every interface (`0.0.0.0`,
+   * `::`), it names the loopback address, which the SDK accepts over http:// (the wildcard address it refuses).
+   */
   url: string;
+  /** The interface it is bound to, as given (`0.0.0.0` or `::`: every interface). */
+  host: string;
+  /** The port it is bound to (the free one picked for `port: 0`). */
+  port: number;
   /** Stops accepting, destroys open connections (hung requests included) and resolves when closed. */
   close(): Promise<void>;
 }
@@ -43,15 +50,23 @@ export async function listen(server: FetchHandler, options: ListenOptions = {}):
     http.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const reach = isWildcardHost(host) ? (host.includes(':') ? '::1' : '127.0.0.1') : host;
+  const url = `http://${reach.includes(':') ? `[${reach}]` : reach}:${port}`;
   return {
     url,
+    host,
+    port,
     close: () =>
       new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));
         http.closeAllConnections();
       }),
   };
+}
+
+/** Whether binding `host` listens on every interface: `0.0.0.0`, `::` (or `::0`, or spelled out in full). */
+export function isWildcardHost(host: string): boolean {
+  return /^(0\.0\.0\.0|::0?|0{1,4}(:0{1,4}){7})$/.test(host);
 }
 
 type ToWeb = (req: IncomingMessage) => ReadableStream<Uint8Array>;

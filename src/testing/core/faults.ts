@@ -29,11 +29,29 @@ export interface FaultSettings {
   match?: (request: Request) => boolean;
 }
 
+/** The standing faults in effect, every default filled in (see {@link FaultController.settings}). */
+export interface ActiveFaultSettings {
+  /** Added latency in ms, fixed or a `[min, max]` range; 0 when none. */
+  latencyMs: number | readonly [min: number, max: number];
+  /** Share of requests (0–1) answered with one of `failureStatuses`; 0 when none. */
+  failureRate: number;
+  /** Statuses a failure draws from. */
+  failureStatuses: readonly number[];
+  /** Seed of the PRNG behind `failureRate` and latency ranges. */
+  seed: number;
+  /** Whether a `match` filter limits them to some requests. */
+  filtered: boolean;
+}
+
 /** What the server does with one request. */
 export interface FaultDecision {
   delayMs: number;
   action: ScriptedFault;
 }
+
+// The defaults of FaultSettings, shared by the decision on each request and the settings a banner echoes.
+const DEFAULT_FAILURE_STATUSES: readonly number[] = [500, 503];
+const DEFAULT_SEED = 1;
 
 const BRAND = Symbol.for('content-platform-sdk.reference-server.dropped');
 
@@ -70,18 +88,36 @@ export function prng(seed: number): () => number {
 /** Runtime-configurable fault injection of a reference server. */
 export class FaultController {
   #settings: FaultSettings = {};
-  #random = prng(1);
+  #random = prng(DEFAULT_SEED);
   #script: { fault: ScriptedFault; match: ((request: Request) => boolean) | undefined }[] = [];
 
   /** Replaces the standing faults (latency, failure rate) and reseeds the PRNG. */
   set(settings: FaultSettings): void {
     this.#settings = { ...settings };
-    this.#random = prng(settings.seed ?? 1);
+    this.#random = prng(settings.seed ?? DEFAULT_SEED);
   }
 
   /** Queues answers for the next matching requests, one each, after any already queued. */
   script(faults: readonly ScriptedFault[], options: { match?: (request: Request) => boolean } = {}): void {
     for (const fault of faults) this.#script.push({ fault, match: options.match });
+  }
+
+  /** The standing faults in effect, defaults filled in: what a banner or a log can echo. */
+  get settings(): ActiveFaultSettings {
+    const {
+      latencyMs = 0,
+      failureRate = 0,
+      failureStatuses = DEFAULT_FAILURE_STATUSES,
+      seed = DEFAULT_SEED,
+      match,
+    } = this.#settings;
+    return {
+      latencyMs,
+      failureRate,
+      failureStatuses: [...failureStatuses],
+      seed,
+      filtered: match !== undefined,
+    };
   }
 
   /** Removes every standing and scripted fault. */
@@ -99,7 +135,12 @@ export class FaultController {
   decide(request: Request): FaultDecision {
     const index = this.#script.findIndex((s) => s.match === undefined || s.match(request));
     const scripted = index >= 0 ? this.#script.splice(index, 1)[0]?.fault : undefined;
-    const { latencyMs = 0, failureRate = 0, failureStatuses = [500, 503], match } = this.#settings;
+    const {
+      latencyMs = 0,
+      failureRate = 0,
+      failureStatuses = DEFAULT_FAILURE_STATUSES,
+      match,
+    } = this.#settings;
     if (match && !match(request)) return { delayMs: 0, action: scripted ?? 'pass' };
     const delayMs =
       typeof latencyMs === 'number'

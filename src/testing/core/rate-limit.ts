@@ -26,6 +26,11 @@ export class RateLimiter {
     this.#now = now;
   }
 
+  /** The limit in effect, its window's default filled in. */
+  get settings(): Required<ServerRateLimitOptions> {
+    return { limit: this.#limit, windowMs: this.#windowMs };
+  }
+
   /** Counts a request for `key`. */
   hit(key: string): RateVerdict {
     const now = this.#now().getTime();
