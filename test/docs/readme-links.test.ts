@@ -56,7 +56,7 @@ describe('README and guide links', () => {
     );
     expect(anchors.length).toBeGreaterThan(10);
     const broken = anchors.filter((a) => {
-      const [file, anchor] = a.split(' → ')[1]?.split('#') as [string, string];
+      const [file, anchor] = (a.split(' → ')[1] as string).split('#') as [string, string];
       return !headings(file).has(anchor);
     });
     expect(broken).toEqual([]);
@@ -73,5 +73,19 @@ describe('README and guide links', () => {
     expect(readme.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length).toBeLessThanOrEqual(
       4_000,
     );
+  });
+
+  it('name the bin through its package, so npx never asks the registry for a package named like the bin', () => {
+    for (const doc of DOCS) {
+      const bare = read(doc)
+        .split('\n')
+        .filter((line) => /npx content-platform-reference-server/.test(line));
+      // Only the guide's own explanation of why may name the bare command.
+      expect(
+        bare.every((line) => doc === 'docs/reference-server.md' && /outside a project|depends on/.test(line)),
+        doc,
+      ).toBe(true);
+    }
+    expect(read('README.md')).toContain('npx -p content-platform-sdk content-platform-reference-server');
   });
 });

@@ -84,7 +84,7 @@ describe('every sample compiles', () => {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     const names = await Promise.all(
-      blocks.map(async (block, n) => {
+      blocks.map(async (block) => {
         const name = `${block.doc.replace(/\W+/g, '-')}-${block.line}.ts`;
         await writeFile(new URL(name, dir), block.code);
         return `${name} ← ${block.doc}:${block.line}`;
