@@ -59,10 +59,10 @@ export class AcmeContent {
     const write = options.log ?? ((record) => console.log(JSON.stringify(record)));
     // The SDK calls logger[level](message, fields): forward both as one structured record.
     const logger: Logger = {
-      error: (msg, fields) => write({ level: 'error', msg, ...(fields as LogFields) }),
-      warn: (msg, fields) => write({ level: 'warn', msg, ...(fields as LogFields) }),
-      info: (msg, fields) => write({ level: 'info', msg, ...(fields as LogFields) }),
-      debug: (msg, fields) => write({ level: 'debug', msg, ...(fields as LogFields) }),
+      error: (msg, fields) => write({ level: 'error', msg, ...fields }),
+      warn: (msg, fields) => write({ level: 'warn', msg, ...fields }),
+      info: (msg, fields) => write({ level: 'info', msg, ...fields }),
+      debug: (msg, fields) => write({ level: 'debug', msg, ...fields }),
     };
     this.http = ky.create({
       headers: { 'x-acme-tenant': options.tenant },

@@ -1,4 +1,10 @@
-import { AccountRequestError, AuthenticationError, recordCall } from '../core/errors/index.js';
+import {
+  AccountRequestError,
+  AuthenticationError,
+  advise,
+  keyAdvice,
+  recordCall,
+} from '../core/errors/index.js';
 import type { RateLimitSnapshot } from '../core/throttle/index.js';
 import {
   type ApiConfig,
@@ -114,7 +120,9 @@ export class CatalogClient {
    * start-up: with a bad key, items and purchase validation answer like "not found" / "invalid purchase code"
    * (404), which a batch would take for real answers; only account details says the key itself is refused.
    * @throws {AuthenticationError} when the server refuses the key (its 401 envelope), with the call's `attempts`
-   * and `requestId`; `cause` is that envelope's `AccountRequestError`.
+   * and `requestId`; `cause` is that envelope's `AccountRequestError`. The message names where the key came from.
+   * @throws {NotFoundError} when nothing answers at the URL: `siteUrl` is not the site root (the SDK appends `/api`;
+   * a URL that repeats it says so in the message).
    */
   async verifyCredentials(options?: RequestOptions): Promise<Account> {
     try {
@@ -125,7 +133,10 @@ export class CatalogClient {
         status: error.status,
         headers: error.headers,
         body: error.body,
-        message: `CatalogClient.verifyCredentials: the server refused the API key (${error.message})`,
+        message: advise(
+          `CatalogClient.verifyCredentials: the server refused the API key (${error.message})`,
+          keyAdvice(this.#http.facts),
+        ),
         cause: error,
       });
       // The same call as its cause: it sent as many requests and had the same last answer.

@@ -3,6 +3,7 @@ import {
   AccountRequestError,
   type Answer,
   type APIErrorInit,
+  advise,
   CatalogError,
   type CatalogErrorCode,
   ERROR_BODY_BYTES,
@@ -32,6 +33,14 @@ const ENDPOINT_CONDITIONS: Readonly<Record<string, { condition: CatalogCondition
   'purchases/validation': { condition: 'invalid_purchase_code', status: 404 },
 };
 
+/**
+ * What the answers a wrong key also gets (REAL-SERVERS.md: a bad key on the items and purchase endpoints is a 404
+ * "no items", "item not found" or "invalid purchase code": every condition but account details') add, until a
+ * success has shown the key is good.
+ */
+const WRONG_KEY_ADVICE =
+  'A wrong API key gets the same answer: check the key with `catalog.verifyCredentials()`.';
+
 const SUCCESS_KEYS = ['data', 'items', 'item'];
 const MAX_QUOTED = 200;
 
@@ -60,7 +69,9 @@ export function readCatalogError(
   };
   if (condition) {
     const { type, text } = CONDITIONS[condition];
-    return new type({ ...init, code: condition, message: describe(answer, text, msg) });
+    const advice =
+      condition !== 'request_unsuccessful' && !answer.facts?.keyAccepted ? WRONG_KEY_ADVICE : undefined;
+    return new type({ ...init, code: condition, message: advise(describe(answer, text, msg), advice) });
   }
   const code: CatalogErrorCode = answer.status === 400 ? 'bad_request' : 'unknown';
   const text = code === 'bad_request' ? 'the request was rejected' : 'the server reported an error';

@@ -90,8 +90,11 @@ export class ManagementClient {
   /**
    * Checks the key with one cheap request (the first page of 10 pixels); resolves when the server accepts it.
    * Call it at start-up, before a batch: a bad key then fails once, clearly, instead of on every item.
-   * @throws {AuthenticationError} when the server refuses the key (401, or a redirect to its login page).
+   * @throws {AuthenticationError} when the server refuses the key (401, or a redirect to its login page); the
+   * message names where the key came from (`apiKey` or `CONTENT_PLATFORM_MANAGEMENT_API_KEY`).
    * @throws {PermissionDeniedError} when the key is valid but its plan has no API access (403).
+   * @throws {NotFoundError} when nothing answers at the URL: `baseUrl` is not the site root (the SDK appends
+   * `/api/v1`; a URL that repeats it, such as `https://x/api`, says so in the message).
    */
   async verifyCredentials(options?: RequestOptions): Promise<void> {
     await this.pixels.list({ per_page: 10 }, options);

@@ -17,9 +17,10 @@ import {
 } from '../../src/index.js';
 import { failure, leakSurface } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';
-import { API, aPurchase, fail, KEY, ok, SITE } from './fixtures.js';
+import { API, anAccount, aPurchase, fail, KEY, ok, SITE } from './fixtures.js';
 
 const msw = useMsw();
+const WRONG_KEY = 'A wrong API key gets the same answer: check the key with `catalog.verifyCredentials()`.';
 
 function catalog(options: ConstructorParameters<typeof CatalogClient>[0] = {}) {
   return new CatalogClient({ siteUrl: SITE, apiKey: KEY, maxRetries: 0, ...options });
@@ -161,7 +162,8 @@ describe('Catalog error envelope', () => {
     answer(OPERATIONS[2]!, 404, fail('المنتج غير موجود'));
     const error = await failure(catalog().items.get(42));
     expect(error.message).toBe(
-      `GET ${API}/items/item?item_id=42&api_key=***: item not found (HTTP 404, server said "المنتج غير موجود")`,
+      `GET ${API}/items/item?item_id=42&api_key=***: item not found (HTTP 404, server said "المنتج غير موجود"). ` +
+        WRONG_KEY,
     );
   });
 
@@ -204,6 +206,60 @@ describe('Catalog error envelope', () => {
     answer(OPERATIONS[2]!, 404, fail('المنتج غير موجود'));
     await failure(catalog({ maxRetries: 2 }).items.get(42));
     expect(msw.captured).toHaveLength(1);
+  });
+});
+
+describe('Catalog errors a wrong key also gets', () => {
+  it.each([
+    [
+      OPERATIONS[1]!,
+      `GET ${API}/items/all?api_key=***: no items found (HTTP 404, server said "No Items Found")`,
+    ],
+    [
+      OPERATIONS[2]!,
+      `GET ${API}/items/item?item_id=42&api_key=***: item not found (HTTP 404, server said "Item Not Found")`,
+    ],
+    [
+      OPERATIONS[3]!,
+      `POST ${API}/purchases/validation: invalid purchase code (HTTP 404, server said "Invalid purchase code")`,
+    ],
+  ])('$name says a wrong key answers the same, and names verifyCredentials()', async (op, said) => {
+    const msg =
+      { 'items.list': 'No Items Found', 'items.get': 'Item Not Found' }[op.name] ?? 'Invalid purchase code';
+    answer(op, 404, fail(msg, 'error'));
+    const error = await failure(op.call(catalog()));
+    expect(error).toBeInstanceOf(op.type);
+    expect(error.message).toBe(`${said}. ${WRONG_KEY}`);
+  });
+
+  it('account details, which a wrong key gets as its own answer, says nothing of the kind', async () => {
+    answer(OPERATIONS[0]!, 401, fail('Invalid request', 'error'));
+    const error = await failure(catalog().account.details());
+    expect(error.message).toBe(
+      `GET ${API}/account/details?api_key=***: the request was unsuccessful (HTTP 401, server said "Invalid request")`,
+    );
+  });
+
+  it('drops the advice once a call succeeded with the key, for the clients derived with it too', async () => {
+    msw.use(
+      http.get(`${API}/account/details`, () => HttpResponse.json(ok('data', anAccount()))),
+      http.get(`${API}/items/item`, () =>
+        HttpResponse.json(fail('Item Not Found', 'error'), { status: 404 }),
+      ),
+    );
+    const client = catalog();
+    const derived = client.withOptions({ timeout: 5_000 });
+    expect((await failure(derived.items.get(42))).message).toContain(WRONG_KEY);
+    await client.verifyCredentials();
+    const plain = `GET ${API}/items/item?item_id=42&api_key=***: item not found (HTTP 404, server said "Item Not Found")`;
+    expect((await failure(client.items.get(42))).message).toBe(plain);
+    expect((await failure(derived.items.get(42))).message).toBe(plain);
+    expect((await failure(client.withOptions({ maxRetries: 1 }).items.get(42))).message).toBe(plain);
+    // Another key, or the same key on a client of its own, has proved nothing yet.
+    expect((await failure(client.withOptions({ apiKey: 'another' }).items.get(42))).message).toContain(
+      WRONG_KEY,
+    );
+    expect((await failure(catalog().items.get(42))).message).toContain(WRONG_KEY);
   });
 });
 
@@ -346,11 +402,12 @@ describe('Catalog answers that are not the envelope', () => {
         return HttpResponse.json(ok('data', { purchase: aPurchase() }));
       }),
     );
-    const warned: [string, unknown][] = [];
-    const logger = { ...console, warn: (line: string, fields: unknown) => warned.push([line, fields]) };
-    const purchase = await catalog({ maxRetries: 1, logger }).purchases.validate(aPurchase().purchase_code);
+    const logged: [string, unknown][] = [];
+    const logger = { ...console, info: (line: string, fields: unknown) => logged.push([line, fields]) };
+    const client = catalog({ maxRetries: 1, logger, logLevel: 'info' });
+    const purchase = await client.purchases.validate(aPurchase().purchase_code);
     expect(purchase.price).toBe(19.5);
-    expect(warned).toEqual([
+    expect(logged.filter(([line]) => line.includes(': retry '))).toEqual([
       [
         `[content-platform-sdk] POST ${API}/purchases/validation: retry 1 of 1 in 0 ms after HTTP 503`,
         { method: 'POST', url: `${API}/purchases/validation`, attempt: 1, retryInMs: 0, status: 503 },

@@ -295,7 +295,7 @@ describe('redactUrl', () => {
   });
 });
 
-describe('the retry warning with hooks', () => {
+describe('the retry line with hooks', () => {
   it('keeps the SDK retry line and the 429 mapping when the user has beforeRetry hooks', async () => {
     msw.use(
       http.get(`${ROOT}/pixels/1`, () =>
@@ -305,14 +305,14 @@ describe('the retry warning with hooks', () => {
         ),
       ),
     );
-    const warn = vi.fn();
+    const info = vi.fn();
     const beforeRetry = vi.fn();
-    const logger = { error: vi.fn(), warn, info: vi.fn(), debug: vi.fn() };
+    const logger = { error: vi.fn(), warn: vi.fn(), info, debug: vi.fn() };
     const error = await failure(
-      mgmt({ logger, logLevel: 'warn', maxRetries: 1, hooks: { beforeRetry: [beforeRetry] } }).pixels.get(1),
+      mgmt({ logger, logLevel: 'info', maxRetries: 1, hooks: { beforeRetry: [beforeRetry] } }).pixels.get(1),
     );
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(warn).toHaveBeenCalledWith(
+    expect(info).toHaveBeenCalledWith(
       `[content-platform-sdk] GET ${ROOT}/pixels/1: retry 1 of 1 in 0 ms after HTTP 429`,
       { method: 'GET', url: `${ROOT}/pixels/1`, attempt: 1, status: 429, retryInMs: 0 },
     );

@@ -22,7 +22,7 @@ describe('HttpClient requests', () => {
     expect(request?.url).toBe(`${ROOT}/pixels/1`);
     expect(request?.headers).toMatchObject({
       accept: 'application/json',
-      'user-agent': 'content-platform-sdk/0.1.0',
+      'user-agent': 'content-platform-sdk/0.2.0',
       authorization: `Bearer ${SECRET}`,
     });
     expect(request?.headers['user-agent']).not.toMatch(/Mozilla|Chrome|Firefox|Opera|Edge/);
@@ -267,7 +267,8 @@ describe('HttpClient results', () => {
     const error = await failure(bearerClient().get('pixels', Anything));
     expect(error).toBeInstanceOf(errors.AuthenticationError);
     expect(error.message).toBe(
-      `GET ${ROOT}/pixels was redirected to a login page: the server rejected the API key (or a proxy dropped the Accept: application/json header).`,
+      `GET ${ROOT}/pixels was redirected to a login page: the server rejected the API key (or a proxy dropped the Accept: application/json header). ` +
+        'Check the API key: it came from the `apiKey` option.',
     );
   });
 });
@@ -482,7 +483,7 @@ describe('HttpClient retries', () => {
     expect(calls).toBe(1);
   });
 
-  it('retries a GET whose connection dropped, and logs each retry as a warning', async () => {
+  it('retries a GET whose connection dropped, and logs each retry as an info line', async () => {
     let calls = 0;
     const fetch = async () => {
       calls += 1;
@@ -492,15 +493,15 @@ describe('HttpClient retries', () => {
         });
       return Response.json({ ok: true });
     };
-    const warnings: [string, unknown][] = [];
+    const lines: [string, unknown][] = [];
     const logger = {
       error: vi.fn(),
-      warn: (line: string, fields: unknown) => warnings.push([line, fields]),
-      info: vi.fn(),
+      warn: vi.fn(),
+      info: (line: string, fields: unknown) => lines.push([line, fields]),
       debug: vi.fn(),
     };
     await expect(
-      bearerClient({ fetch, maxRetries: 2, logger, logLevel: 'warn' }).get('pixels/1', Anything),
+      bearerClient({ fetch, maxRetries: 2, logger, logLevel: 'info' }).get('pixels/1', Anything),
     ).resolves.toEqual({
       ok: true,
     });
@@ -519,7 +520,11 @@ describe('HttpClient retries', () => {
         errorName: 'APIConnectionError',
       },
     ];
-    expect(warnings).toEqual([retryLine(1, 300), retryLine(2, 600)]);
+    expect(lines.filter(([line]) => line.includes(': retry '))).toEqual([
+      retryLine(1, 300),
+      retryLine(2, 600),
+    ]);
+    expect(logger.warn).not.toHaveBeenCalled();
   });
 
   it('does not sleep through a Retry-After beyond the cap: RateLimitError at once', async () => {

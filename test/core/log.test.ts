@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { maskCode, redact, redactUrl, scrubber } from '../../src/core/errors/redact.js';
-import { createLog } from '../../src/core/transport/log.js';
+import {
+  consoleLogger,
+  createLog,
+  type LogFields,
+  type Logger,
+  logLine,
+} from '../../src/core/transport/log.js';
 
 describe('log', () => {
   const logger = () => ({ error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() });
@@ -84,5 +90,103 @@ describe('log', () => {
       '{"purchase_code":"***9F3A","api_key":"***"}',
     );
     expect(scrub('purchase_code=ABCD-1234-WXYZ-9F3A&x=1')).toBe('purchase_code=***9F3A&x=1');
+  });
+});
+
+describe('the default logger (the console)', () => {
+  it('writes one line per record: `content-platform-sdk <level>: <message>`, then each field as name=value', () => {
+    expect(
+      logLine(
+        'warn',
+        '[content-platform-sdk] GET https://x.test/api/v1/pixels: retry 1 of 2 in 300 ms after HTTP 503',
+        {
+          method: 'GET',
+          url: 'https://x.test/api/v1/pixels',
+          attempt: 1,
+          status: 503,
+          retryInMs: 300,
+          requestId: undefined,
+        },
+      ),
+    ).toBe(
+      'content-platform-sdk warn: GET https://x.test/api/v1/pixels: retry 1 of 2 in 300 ms after HTTP 503 ' +
+        'method=GET url=https://x.test/api/v1/pixels attempt=1 status=503 retryInMs=300',
+    );
+  });
+
+  it('quotes a value with spaces, quotes or control characters, and an empty one; a message stays one line', () => {
+    expect(
+      logLine('info', 'a\nmulti-line\r\n  message', {
+        error: 'connect ECONNREFUSED 127.0.0.1:9',
+        id: 'a=b',
+        quote: 'say "hi"',
+        tab: 'a\tb',
+        empty: '',
+        plain: 'req-1',
+      }),
+    ).toBe(
+      'content-platform-sdk info: a multi-line message error="connect ECONNREFUSED 127.0.0.1:9" id=a=b ' +
+        'quote="say \\"hi\\"" tab="a\\tb" empty="" plain=req-1',
+    );
+  });
+
+  it('sends each level to the console method of its name, as one string, the key masked', () => {
+    const spies = (['error', 'warn', 'info', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
+    const log = createLog(consoleLogger, 'debug', scrubber('s3cr3t-key'));
+    for (const level of ['error', 'warn', 'info', 'debug'] as const)
+      log(level, `${level} with s3cr3t-key`, {
+        url: 'https://x.test/api/items/all?api_key=s3cr3t-key',
+        attempt: 1,
+      });
+    const written = spies.map((spy) => spy.mock.calls);
+    for (const spy of spies) spy.mockClear();
+    expect(written).toEqual(
+      (['error', 'warn', 'info', 'debug'] as const).map((level) => [
+        [
+          `content-platform-sdk ${level}: ${level} with *** url=https://x.test/api/items/all?api_key=*** attempt=1`,
+        ],
+      ]),
+    );
+  });
+
+  it("types a logger's methods as (message, fields?): an adapter needs no cast, and pino, winston and console fit", () => {
+    // pino's LogFn and winston's LeveledLogMethod, as their own declarations type them (pino.d.ts, winston's index.d.ts).
+    interface PinoLogFn {
+      // biome-ignore lint/suspicious/noExplicitAny: verbatim from pino.d.ts
+      <T extends object>(obj: T, msg?: string, ...args: any[]): void;
+      // biome-ignore lint/suspicious/noExplicitAny: verbatim from pino.d.ts
+      (obj: unknown, msg?: string, ...args: any[]): void;
+      // biome-ignore lint/suspicious/noExplicitAny: verbatim from pino.d.ts
+      (msg: string, ...args: any[]): void;
+    }
+    interface WinstonLeveledLogMethod {
+      // biome-ignore lint/suspicious/noExplicitAny: verbatim from winston's index.d.ts
+      (message: string, ...meta: any[]): unknown;
+      // biome-ignore lint/suspicious/noExplicitAny: verbatim from winston's index.d.ts
+      (message: any): unknown;
+      (infoObject: object): unknown;
+    }
+    const records: unknown[][] = [];
+    const pinoFn = ((...args: unknown[]) => records.push(args)) as PinoLogFn;
+    const pino = { error: pinoFn, warn: pinoFn, info: pinoFn, debug: pinoFn };
+    const winstonFn = ((...args: unknown[]) => records.push(args)) as WinstonLeveledLogMethod;
+    const winston = { error: winstonFn, warn: winstonFn, info: winstonFn, debug: winstonFn };
+    // Each of these is checked by `npm run typecheck`: none needs a cast.
+    const asIs: Logger[] = [pino, winston, console];
+    const adapted: Logger = {
+      error: (msg, fields) => pino.error({ ...fields, msg }),
+      warn: (msg, fields) => pino.warn(fields, msg),
+      info: (msg, fields: LogFields | undefined) => pino.info({ ...fields }, msg),
+      debug: (msg, fields) => pino.debug({ ...fields, msg }),
+    };
+    createLog(adapted, 'debug', scrubber('k'))('warn', 'retrying', { attempt: 2, status: 503 });
+    createLog(adapted, 'debug', scrubber('k'))('error', 'failed', { attempt: 1 });
+    expect(records).toEqual([
+      [{ attempt: 2, status: 503 }, '[content-platform-sdk] retrying'],
+      [{ attempt: 1, msg: '[content-platform-sdk] failed' }],
+    ]);
+    expect(asIs).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidParamsError } from '../../src/core/errors/classes.js';
+import { consoleLogger } from '../../src/core/transport/log.js';
 import { extraHeaders, resolveOptions } from '../../src/core/transport/options.js';
 import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
 
@@ -97,7 +98,31 @@ describe('resolveOptions', () => {
       headers: {},
       fetch: undefined,
     });
-    expect(resolved.logger).toBe(console);
+    // The console, one line per record; `console` itself means the same.
+    expect(resolved.logger).toBe(consoleLogger);
+    expect(
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', logger: console }, MANAGEMENT_KIND)
+        .logger,
+    ).toBe(consoleLogger);
+  });
+
+  it('records where the key and the URL came from: the option, or the variable it fell back to', () => {
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'management-key');
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://shop.example.com');
+    expect(resolveOptions({ baseUrl: 'https://x.example.com/api' }, MANAGEMENT_KIND).setup).toEqual({
+      keyFrom: 'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
+      urlOption: 'baseUrl',
+      urlEnv: undefined,
+      apiRoot: 'https://x.example.com/api/api/v1',
+      apiPath: '/api/v1',
+    });
+    expect(resolveOptions({ apiKey: 'k' }, CATALOG_KIND).setup).toEqual({
+      keyFrom: 'apiKey',
+      urlOption: 'siteUrl',
+      urlEnv: 'CONTENT_PLATFORM_SITE_URL',
+      apiRoot: 'https://shop.example.com/api',
+      apiPath: '/api',
+    });
   });
 
   it('reads CONTENT_PLATFORM_LOG in any case', () => {
@@ -117,6 +142,19 @@ describe('resolveOptions', () => {
       '[content-platform-sdk] CONTENT_PLATFORM_LOG="verbose" is not one of off, error, warn, info, debug; using warn.',
       { variable: 'CONTENT_PLATFORM_LOG' },
     );
+  });
+
+  it('says so once per logger: a client derived per call does not repeat it', () => {
+    vi.stubEnv('CONTENT_PLATFORM_LOG', 'loud');
+    const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
+    const other = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
+    for (const sink of [logger, logger, other, logger])
+      expect(
+        resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', logger: sink }, MANAGEMENT_KIND)
+          .logLevel,
+      ).toBe('warn');
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(other.warn).toHaveBeenCalledTimes(1);
   });
 
   it('falls back to warn even when the logger throws on that warning', () => {

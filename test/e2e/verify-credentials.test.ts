@@ -3,12 +3,14 @@ import {
   AuthenticationError,
   CatalogClient,
   InvalidPurchaseCodeError,
+  ItemNotFoundError,
   ManagementClient,
   NoItemsError,
+  NotFoundError,
 } from 'content-platform-sdk';
 import { createReferenceServer } from 'content-platform-sdk/testing';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { anAccount, fail, ok } from '../catalog/fixtures.js';
 import { failure } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';
@@ -40,6 +42,22 @@ describe('ManagementClient.verifyCredentials', () => {
     expect(await failure(client.verifyCredentials())).toBeInstanceOf(AuthenticationError);
     expect(msw.captured).toHaveLength(1);
   });
+
+  it('rejects with NotFoundError when baseUrl is not the site root (https://x/api), saying what it should be', async () => {
+    const server = createReferenceServer();
+    const client = new ManagementClient({
+      baseUrl: `${BASE_URL}/api`,
+      apiKey: server.keys.management[0],
+      fetch: server.fetch,
+      ...quiet,
+    });
+    const error = await failure(client.verifyCredentials());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe(
+      `GET ${BASE_URL}/api/api/v1/pixels?per_page=10 failed with 404: "Resource not found." ` +
+        `The URL repeats the API path (/api/api/v1): \`baseUrl\` should be the site root, ${BASE_URL} (the SDK appends /api/v1).`,
+    );
+  });
 });
 
 describe('CatalogClient.verifyCredentials', () => {
@@ -68,17 +86,54 @@ describe('CatalogClient.verifyCredentials', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.status).toBe(401);
     expect(error.cause).toBeInstanceOf(AccountRequestError);
-    expect(error.message).toMatch(/^CatalogClient\.verifyCredentials: the server refused the API key \(/);
+    expect(error.message).toBe(
+      `CatalogClient.verifyCredentials: the server refused the API key (GET ${SITE}/api/account/details?api_key=***: ` +
+        'the request was unsuccessful (HTTP 401, server said "الطلب غير ناجح")). ' +
+        'Check the API key: it came from the `apiKey` option.',
+    );
     expect(error.message).not.toContain('cat-key');
+  });
+
+  it('names CONTENT_PLATFORM_CATALOG_API_KEY in the message when the key came from it', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', 'cat-key');
+    msw.use(
+      http.get(`${SITE}/api/account/details`, () =>
+        HttpResponse.json(fail('Invalid request'), { status: 401 }),
+      ),
+    );
+    const error = await failure(new CatalogClient({ siteUrl: SITE, ...quiet }).verifyCredentials());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toMatch(
+      / Check the API key: it came from the environment variable CONTENT_PLATFORM_CATALOG_API_KEY\.$/,
+    );
+  });
+
+  it('rejects with NotFoundError when siteUrl repeats the API path, saying what the site root is', async () => {
+    const server = createReferenceServer();
+    const catalog = new CatalogClient({
+      siteUrl: `${SITE}/api/api`,
+      apiKey: server.keys.catalog[0],
+      fetch: server.fetch,
+      ...quiet,
+    });
+    const error = await failure(catalog.verifyCredentials());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toMatch(
+      / The URL repeats the API path \(\/api\/api\): `siteUrl` should be the site root, https:\/\/market\.example\.com \(the SDK appends \/api\)\.$/,
+    );
   });
 
   it('is how a script tells a bad key from real answers: items and validation answer a bad key with 404s', async () => {
     const server = createReferenceServer();
     const catalog = new CatalogClient({ siteUrl: SITE, apiKey: 'not-a-key', fetch: server.fetch, ...quiet });
-    expect(await failure(catalog.items.list())).toBeInstanceOf(NoItemsError);
-    expect(await failure(catalog.purchases.validate(server.fixtures.purchaseCodes.supported))).toBeInstanceOf(
-      InvalidPurchaseCodeError,
-    );
+    const wrongKey =
+      ' A wrong API key gets the same answer: check the key with `catalog.verifyCredentials()`.';
+    const none = await failure(catalog.items.list());
+    expect(none).toBeInstanceOf(NoItemsError);
+    expect(none.message.endsWith(wrongKey)).toBe(true);
+    const invalid = await failure(catalog.purchases.validate(server.fixtures.purchaseCodes.supported));
+    expect(invalid).toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(invalid.message.endsWith(wrongKey)).toBe(true);
     expect(await failure(catalog.verifyCredentials())).toBeInstanceOf(AuthenticationError);
     const good = new CatalogClient({
       siteUrl: SITE,
@@ -86,6 +141,13 @@ describe('CatalogClient.verifyCredentials', () => {
       fetch: server.fetch,
       ...quiet,
     });
+    expect((await failure(good.items.get(987_654))).message.endsWith(wrongKey)).toBe(true);
     await expect(good.verifyCredentials()).resolves.toMatchObject({ currency: expect.any(String) });
+    // The key is known good now: a "not found" is one, for this client and those derived from it.
+    for (const client of [good, good.withOptions({ timeout: 5_000 })]) {
+      const missing = await failure(client.items.get(987_654));
+      expect(missing).toBeInstanceOf(ItemNotFoundError);
+      expect(missing.message).not.toContain('wrong API key');
+    }
   });
 });

@@ -10,13 +10,17 @@ export async function failure(call: unknown): Promise<Error> {
   throw new Error('expected the call to fail');
 }
 
-/** Every text a user could see of an error (message, stack, JSON, inspect): the key must be in none of them. */
+/**
+ * Every text a user could see of an error (message, stack, JSON, inspect, and inspect as Node prints an uncaught
+ * error: without custom inspection): the key must be in none of them.
+ */
 export function leakSurface(error: Error): string {
   return [
     error.message,
     error.stack,
     JSON.stringify(error),
     inspect(error, { depth: 10 }),
+    inspect(error, { depth: 10, customInspect: false }),
     String(error),
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   APIError,
   AuthenticationError,
@@ -89,11 +89,26 @@ describe('Management error mapping', () => {
     expect(notFound.message).toContain('"المورد غير موجود."');
   });
 
-  it('401 → AuthenticationError', async () => {
+  it('401 → AuthenticationError, its message naming where the key came from: the apiKey option', async () => {
     answerWith(401, { message: 'Unauthenticated.' });
     const error = await failure(getPixel);
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error.message).toContain('"Unauthenticated."');
+    expect(error.message).toBe(
+      `GET ${ROOT}/pixels/1 failed with 401 Unauthorized: "Unauthenticated." ` +
+        'Check the API key: it came from the `apiKey` option.',
+    );
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it('401 → AuthenticationError naming CONTENT_PLATFORM_MANAGEMENT_API_KEY when the key came from it', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', SECRET);
+    answerWith(401, { message: 'Unauthenticated.' });
+    const error = await failure(new ManagementClient({ baseUrl: BASE_URL, maxRetries: 0 }).pixels.get(1));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe(
+      `GET ${ROOT}/pixels/1 failed with 401 Unauthorized: "Unauthenticated." ` +
+        'Check the API key: it came from the environment variable CONTENT_PLATFORM_MANAGEMENT_API_KEY.',
+    );
     expect(error.message).not.toContain(SECRET);
   });
 
@@ -104,8 +119,52 @@ describe('Management error mapping', () => {
         () => new HttpResponse(null, { status: 302, headers: { location: `${BASE_URL}/login` } }),
       ),
     );
-    await expect(getPixel()).rejects.toBeInstanceOf(AuthenticationError);
+    const error = await failure(getPixel);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe(
+      `GET ${ROOT}/pixels/1 was redirected to a login page: the server rejected the API key (or a proxy dropped ` +
+        'the Accept: application/json header). Check the API key: it came from the `apiKey` option.',
+    );
     expect(msw.captured).toHaveLength(1);
+  });
+
+  it.each([
+    ['https://links.example.com/api', '/api/api/v1'],
+    ['https://links.example.com/api/', '/api/api/v1'],
+    ['https://links.example.com/api/v1/api/v1', '/api/v1/api/v1'],
+    ['https://links.example.com/api/v1/api', '/api/v1/api/api/v1'],
+  ])(
+    'a 404 for baseUrl %s (the API path twice: %s) says baseUrl should be the site root',
+    async (baseUrl, twice) => {
+      msw.use(
+        http.get(`${BASE_URL}${twice}/pixels/1`, () =>
+          laravel({ message: 'Resource not found.', status: 404 }, 404),
+        ),
+      );
+      const error = await failure(
+        new ManagementClient({ baseUrl, apiKey: SECRET, maxRetries: 0 }).pixels.get(1),
+      );
+      // Still a NotFoundError, so the catches written for one still work.
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.message).toBe(
+        `GET ${BASE_URL}${twice}/pixels/1 failed with 404 Not Found: "Resource not found." ` +
+          `The URL repeats the API path (${twice}): \`baseUrl\` should be the site root, ${BASE_URL} (the SDK appends /api/v1).`,
+      );
+    },
+  );
+
+  it('names CONTENT_PLATFORM_BASE_URL when the URL that repeats the API path came from it; keeps a sub-path', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', `${BASE_URL}/links/api`);
+    msw.use(
+      http.get(`${BASE_URL}/links/api/api/v1/pixels`, () => laravel({ message: 'Resource not found.' }, 404)),
+    );
+    const error = await failure(new ManagementClient({ apiKey: SECRET, maxRetries: 0 }).verifyCredentials());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe(
+      `GET ${BASE_URL}/links/api/api/v1/pixels?per_page=10 failed with 404 Not Found: "Resource not found." ` +
+        'The URL repeats the API path (/api/api/v1): `baseUrl` (from CONTENT_PLATFORM_BASE_URL) should be the site ' +
+        `root, ${BASE_URL}/links (the SDK appends /api/v1).`,
+    );
   });
 
   it('403 → PermissionDeniedError', async () => {
@@ -161,12 +220,18 @@ describe('Management error mapping', () => {
           : laravel({ data: { id: 1, name: 'a', type: 'x', value: 'v' } }),
       ),
     );
-    const warned: [string, unknown][] = [];
-    const logger = { ...console, warn: (line: string, fields: unknown) => warned.push([line, fields]) };
-    const mgmt = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, maxRetries: 2, logger });
+    const logged: [string, unknown][] = [];
+    const logger = { ...console, info: (line: string, fields: unknown) => logged.push([line, fields]) };
+    const mgmt = new ManagementClient({
+      baseUrl: BASE_URL,
+      apiKey: SECRET,
+      maxRetries: 2,
+      logger,
+      logLevel: 'info',
+    });
     await expect(mgmt.pixels.get(1)).resolves.toMatchObject({ id: 1 });
     expect(msw.captured).toHaveLength(2);
-    expect(warned).toEqual([
+    expect(logged.filter(([line]) => line.includes(': retry '))).toEqual([
       [
         `[content-platform-sdk] GET ${ROOT}/pixels/1: retry 1 of 2 in 0 ms after HTTP 503`,
         { method: 'GET', url: `${ROOT}/pixels/1`, attempt: 1, retryInMs: 0, status: 503 },

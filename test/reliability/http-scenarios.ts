@@ -63,7 +63,7 @@ export const httpScenarios: Scenario[] = [
     },
   },
   {
-    name: 'one line per attempt and a warning per retry, with method, URL, status, duration and retry number',
+    name: 'one info line per attempt and one per retry, with method, URL, status, duration and retry number',
     within: 2_000,
     async run(rig, via) {
       rig.server.faults.script([{ status: 503, body: { message: 'busy' }, headers: { 'retry-after': '0' } }]);
@@ -78,7 +78,7 @@ export const httpScenarios: Scenario[] = [
       expect(lines[0]).toMatch(
         new RegExp(`^info \\[content-platform-sdk\\] GET ${url} \\(attempt 1\\) → 503 in \\d+ ms$`),
       );
-      expect(lines[1]).toBe(`warn [content-platform-sdk] GET ${url}: retry 1 of 2 in 0 ms after HTTP 503`);
+      expect(lines[1]).toBe(`info [content-platform-sdk] GET ${url}: retry 1 of 2 in 0 ms after HTTP 503`);
       expect(lines[2]).toMatch(
         new RegExp(`^info \\[content-platform-sdk\\] GET ${url} \\(attempt 2\\) → 200 in \\d+ ms$`),
       );

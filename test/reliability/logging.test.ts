@@ -13,23 +13,34 @@ beforeAll(async () => {
 afterAll(() => live.close());
 beforeEach(() => server.reset());
 
-/** A logger shaped like pino: methods that need their `this`; keeps each line's message and fields. */
+/**
+ * A logger shaped like pino: methods that need their `this`, typed as pino's `LogFn` types them (an object first, or
+ * a message first: the SDK calls the second); keeps each line's message and fields.
+ */
 class PinoLike {
   readonly records: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
   #write(level: string, first: unknown, second?: unknown) {
     if (typeof first !== 'string') this.records.push({ level, msg: String(second) });
     else this.records.push({ level, msg: first, fields: second as Record<string, unknown> });
   }
-  error(obj: unknown, msg?: string) {
+  error(msg: string, ...args: unknown[]): void;
+  error(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: unknown) {
     this.#write('error', obj, msg);
   }
-  warn(obj: unknown, msg?: string) {
+  warn(msg: string, ...args: unknown[]): void;
+  warn(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: unknown) {
     this.#write('warn', obj, msg);
   }
-  info(obj: unknown, msg?: string) {
+  info(msg: string, ...args: unknown[]): void;
+  info(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: unknown) {
     this.#write('info', obj, msg);
   }
-  debug(obj: unknown, msg?: string) {
+  debug(msg: string, ...args: unknown[]): void;
+  debug(obj: unknown, msg?: string): void;
+  debug(obj: unknown, msg?: unknown) {
     this.#write('debug', obj, msg);
   }
 }
@@ -40,7 +51,7 @@ describe('logging', () => {
     server.faults.script([{ status: 503, headers: { 'retry-after': '0' } }]);
     const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'info' });
     await mgmt.pixels.get(1);
-    expect(logger.records.map((r) => r.level)).toEqual(['info', 'warn', 'info']);
+    expect(logger.records.map((r) => r.level)).toEqual(['info', 'info', 'info']);
     expect(logger.records[2]?.msg).toMatch(
       /^\[content-platform-sdk\] GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pixels\/1 \(attempt 2\) → 200 in \d+ ms$/,
     );
@@ -67,7 +78,8 @@ describe('logging', () => {
     server.faults.script(['reset', 'reset', 'reset']);
     const mgmt = new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'warn' });
     await expect(mgmt.pixels.get(1)).rejects.toMatchObject({ name: 'APIConnectionError', attempts: 3 });
-    expect(logger.records.map((r) => r.level)).toEqual(['warn', 'warn']);
+    // Its two retries are info lines, its failure a debug line: at warn, nothing.
+    expect(logger.records).toEqual([]);
     const verbose = new PinoLike();
     server.faults.script(['reset']);
     await expect(
@@ -127,7 +139,7 @@ describe('logging', () => {
     expect(explicit.records).toEqual([]);
   });
 
-  it("logs nothing at 'off', not even retries; warns of each retry by default", async () => {
+  it("logs nothing at 'off', not even retries; by default (warn) retries are silent; at info each is one line", async () => {
     vi.stubEnv('CONTENT_PLATFORM_LOG', '');
     server.faults.script(['reset', 'reset']);
     const off = new PinoLike();
@@ -138,14 +150,50 @@ describe('logging', () => {
     server.faults.script(['reset']);
     const byDefault = new PinoLike();
     await new ManagementClient({ baseUrl: live.url, apiKey: MGMT, logger: byDefault }).pixels.get(1);
-    expect(byDefault.records).toEqual([
+    expect(byDefault.records).toEqual([]);
+    server.faults.script(['reset']);
+    const atInfo = new PinoLike();
+    await new ManagementClient({
+      baseUrl: live.url,
+      apiKey: MGMT,
+      logger: atInfo,
+      logLevel: 'info',
+    }).pixels.get(1);
+    expect(atInfo.records.filter((r) => r.msg.includes(': retry '))).toEqual([
       {
-        level: 'warn',
+        level: 'info',
         msg: expect.stringMatching(
           /^\[content-platform-sdk\] GET \S+\/pixels\/1: retry 1 of 2 in \d+ ms after a connection error/,
         ),
         fields: expect.objectContaining({ method: 'GET', attempt: 1, errorName: 'APIConnectionError' }),
       },
     ]);
+  });
+
+  it('by default prints one line per record on the console, fields inline, the key masked', async () => {
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    server.faults.script([{ status: 503, headers: { 'retry-after': '0', 'x-request-id': 'req 503' } }]);
+    const catalog = new CatalogClient({ siteUrl: live.url, apiKey: CATALOG, logLevel: 'info' });
+    await catalog.items.get(101);
+    const calls = info.mock.calls;
+    info.mockClear();
+    const url = `${live.url}/api/items/item?item_id=101&api_key=***`;
+    const u = url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    expect(calls.map((args) => args.length)).toEqual([1, 1, 1]);
+    const lines = calls.map((args) => String(args[0]));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^content-platform-sdk info: GET ${u} \\(attempt 1\\) → 503 in \\d+ ms method=GET url=${u} attempt=1 status=503 durationMs=\\d+ requestId="req 503"$`,
+      ),
+    );
+    expect(lines[1]).toBe(
+      `content-platform-sdk info: GET ${url}: retry 1 of 2 in 0 ms after HTTP 503 method=GET url=${url} attempt=1 retryInMs=0 requestId="req 503" status=503`,
+    );
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^content-platform-sdk info: GET ${u} \\(attempt 2\\) → 200 in \\d+ ms method=GET url=${u} attempt=2 status=200 durationMs=\\d+$`,
+      ),
+    );
+    expect(lines.join('\n')).not.toContain('LOGGINGTOKEN');
   });
 });

@@ -1,3 +1,4 @@
+import { advise, keyAdvice } from './advice.js';
 import { type Answer, describeBody } from './answer.js';
 import {
   APIConnectionError,
@@ -35,7 +36,7 @@ export function notJsonError(answer: Answer, response: Response): ContentPlatfor
       status: 401,
       headers: answer.headers,
       body: answer.body,
-      message: loginMessage(answer.request),
+      message: loginMessage(answer),
     });
   }
   return new ResponseValidationError({
@@ -120,7 +121,7 @@ export function redirectError(answer: Answer, response: Response): APIError {
   const location = redactUrl(answer.headers.get('location') ?? '');
   const init = { status: answer.status, headers: answer.headers, body: answer.body };
   if (/\/login\/?$/.test(safePath(location, response.url))) {
-    return new AuthenticationError({ ...init, message: loginMessage(answer.request) });
+    return new AuthenticationError({ ...init, message: loginMessage(answer) });
   }
   return new APIError({
     ...init,
@@ -146,11 +147,11 @@ function unwrapUnion(issue: Issue, prefix: PropertyKey[]): { path: PropertyKey[]
   return best.flatMap((inner) => unwrapUnion(inner, path));
 }
 
-function loginMessage(request: string): string {
-  return (
-    `${request} was redirected to a login page: the server rejected the API key ` +
-    '(or a proxy dropped the Accept: application/json header).'
-  );
+function loginMessage(answer: Answer): string {
+  const said =
+    `${answer.request} was redirected to a login page: the server rejected the API key ` +
+    '(or a proxy dropped the Accept: application/json header).';
+  return advise(said, keyAdvice(answer.facts));
 }
 
 // A relative Location from a custom fetch (a Response built in process has no url) still resolves to its path.

@@ -1,3 +1,4 @@
+import { advise, type ClientFacts, keyAdvice, rootAdvice } from './advice.js';
 import {
   APIError,
   type APIErrorInit,
@@ -26,6 +27,8 @@ export interface Answer {
   request: string;
   /** Why a JSON body is kept as text: it was cut short (`cut`), or nests past `MAX_JSON_DEPTH`. */
   kept?: 'cut' | 'too deep' | undefined;
+  /** What the client that asked was built with, for a message's advice (where the key came from, a wrong URL). */
+  readonly facts?: ClientFacts | undefined;
 }
 
 /** Extra data an API folder read out of an error body. */
@@ -80,16 +83,22 @@ function truncate(text: string): string {
   return flat.length > SNIPPET ? `${flat.slice(0, SNIPPET)}…` : flat;
 }
 
-/** Builds the status class for a non-2xx answer, with a message that reads on its own. */
+/**
+ * Builds the status class for a non-2xx answer, with a message that reads on its own: a 401 says where the key came
+ * from, a 404 whose URL repeats the API path says what the site root should be.
+ */
 export function statusError(answer: Answer, detail: ErrorDetail = {}): APIError {
   const { status } = answer;
   const what = detail.detail !== undefined ? JSON.stringify(detail.detail) : describeBody(answer);
   const fields = detail.fieldErrors ? formatFieldErrors(detail.fieldErrors) : '';
+  const said = `${answer.request} failed with ${status}${answer.statusText ? ` ${answer.statusText}` : ''}: ${what}${fields}`;
+  const advice =
+    status === 401 ? keyAdvice(answer.facts) : status === 404 ? rootAdvice(answer.facts) : undefined;
   const init: APIErrorInit = {
     status,
     headers: answer.headers,
     body: answer.body,
-    message: `${answer.request} failed with ${status}${answer.statusText ? ` ${answer.statusText}` : ''}: ${what}${fields}`,
+    message: advise(said, advice),
   };
   if (status === 400) return new BadRequestError(init);
   if (status === 401) return new AuthenticationError(init);
@@ -118,24 +127,34 @@ class Decoded implements Answer {
     readonly statusText: string,
     readonly headers: Headers,
     public body: unknown,
-    readonly named: string | { readonly label: string },
+    readonly named: string | Asking,
   ) {}
 
   get request(): string {
     return typeof this.named === 'string' ? this.named : this.named.label;
   }
+
+  get facts(): ClientFacts | undefined {
+    return typeof this.named === 'string' ? undefined : this.named.facts;
+  }
+}
+
+/** What asked for an answer: its `label` (`METHOD url`) and its client's facts, read when a message needs them. */
+export interface Asking {
+  readonly label: string;
+  readonly facts?: ClientFacts | undefined;
 }
 
 /**
  * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given (the
  * answer goes on an error), the key is masked in the raw text, in every parsed string and in the status line;
  * a body longer than `ERROR_BODY_BYTES` keeps only its start, and one nested too deep stays text. `request` names
- * the call (`METHOD url`), or is what does: its `label` is read only when a message asks for it.
+ * the call (`METHOD url`), or is what does: its `label` and `facts` are read only when a message asks for them.
  */
 export function decodeAnswer(
   response: Response,
   text: string,
-  request: string | { readonly label: string },
+  request: string | Asking,
   scrub?: Scrub,
 ): Answer {
   const cut = scrub !== undefined && (bodyCut(response) || text.length > ERROR_BODY_BYTES);

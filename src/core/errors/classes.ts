@@ -68,7 +68,10 @@ export class ContentPlatformError extends Error {
     return { attempts: this.attempts, requestId: this.requestId };
   }
 
-  /** `util.inspect` (an uncaught error): the stack and the short facts, not the answer's headers and body. */
+  /**
+   * `util.inspect` and `console.log`: the stack and the short facts, not the answer's headers and body. (Node's
+   * uncaught-error printer skips this method; it shows the enumerable own fields, which are the same facts.)
+   */
   [INSPECT](_depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
     const facts = Object.fromEntries(Object.entries(this.summary()).filter(([, v]) => v !== undefined));
     return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(facts, options)}`;
@@ -131,18 +134,17 @@ export class APIError extends ContentPlatformError {
   /** HTTP status of the answer (200 for a Catalog error envelope sent with 200). */
   readonly status: number;
   /** Headers of the answer, such as `X-RateLimit-Remaining` or `Retry-After`. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /**
    * Body of the answer: parsed JSON, or the raw text when it is not JSON. Only its first 64 KiB are read: a longer
    * one is that text, ending with `… [cut: the body was longer than 65536 bytes]`.
    */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   constructor(init: APIErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
-    this.headers = init.headers;
-    this.body = init.body;
+    aside(this, { headers: init.headers, body: init.body });
   }
 
   override toJSON(): Record<string, unknown> {
@@ -159,7 +161,10 @@ export class BadRequestError extends APIError {
   declare readonly name: 'BadRequestError';
 }
 
-/** HTTP 401, or a redirect to a login page: the API key is missing or rejected. @example `e instanceof AuthenticationError` */
+/**
+ * HTTP 401, or a redirect to a login page: the API key is missing or rejected. The message names where the key came
+ * from: the `apiKey` option or the environment variable. @example `e instanceof AuthenticationError`
+ */
 export class AuthenticationError extends APIError {
   declare readonly name: 'AuthenticationError';
 }
@@ -169,7 +174,10 @@ export class PermissionDeniedError extends APIError {
   declare readonly name: 'PermissionDeniedError';
 }
 
-/** HTTP 404: unknown id, another workspace's id, or an unknown route. @example `e instanceof NotFoundError` */
+/**
+ * HTTP 404: unknown id, another workspace's id, or an unknown route. When the client's URL repeats the API path
+ * (`baseUrl: 'https://x/api'`), the message says what the site root should be. @example `e instanceof NotFoundError`
+ */
 export class NotFoundError extends APIError {
   declare readonly name: 'NotFoundError';
 }
@@ -183,11 +191,11 @@ export class NotFoundError extends APIError {
 export class UnprocessableEntityError extends APIError {
   declare readonly name: 'UnprocessableEntityError';
   /** Field name → messages, as the server sent them (they may be translated, e.g. Arabic). */
-  readonly fieldErrors: Record<string, string[]>;
+  declare readonly fieldErrors: Record<string, string[]>;
 
   constructor(init: APIErrorInit & { fieldErrors?: Record<string, string[]> }) {
     super(init);
-    this.fieldErrors = init.fieldErrors ?? {};
+    aside(this, { fieldErrors: init.fieldErrors ?? {} });
   }
 
   override toJSON(): Record<string, unknown> {
@@ -265,12 +273,12 @@ export class CatalogError extends APIError {
   /** Stable condition code, independent of the server's language. */
   readonly code: CatalogErrorCode;
   /** The envelope's `msg` as sent (often Arabic), a secret in it masked, and cut at 64 KiB (marked so) when longer. */
-  readonly msg: string;
+  declare readonly msg: string;
 
   constructor(init: APIErrorInit & { code: CatalogErrorCode; msg: string }) {
     super(init);
     this.code = init.code;
-    this.msg = init.msg;
+    aside(this, { msg: init.msg });
   }
 
   override toJSON(): Record<string, unknown> {
@@ -287,17 +295,29 @@ export class AccountRequestError extends CatalogError {
   declare readonly name: 'AccountRequestError';
 }
 
-/** Catalog: the key has no items (`لا يوجد أى منتجات`, code `no_items`). @example `e instanceof NoItemsError` */
+/**
+ * Catalog: the key has no items (`لا يوجد أى منتجات`, code `no_items`). A wrong key gets this answer too: until a
+ * call has succeeded with the key, the message says so and names `verifyCredentials()`.
+ * @example `e instanceof NoItemsError`
+ */
 export class NoItemsError extends CatalogError {
   declare readonly name: 'NoItemsError';
 }
 
-/** Catalog: no item has that id (`المنتج غير موجود`, code `item_not_found`). @example `e instanceof ItemNotFoundError` */
+/**
+ * Catalog: no item has that id (`المنتج غير موجود`, code `item_not_found`). A wrong key gets this answer too: until
+ * a call has succeeded with the key, the message says so and names `verifyCredentials()`.
+ * @example `e instanceof ItemNotFoundError`
+ */
 export class ItemNotFoundError extends CatalogError {
   declare readonly name: 'ItemNotFoundError';
 }
 
-/** Catalog: the purchase code is not valid (`كود الشراء غير صحيح`, code `invalid_purchase_code`). @example `e instanceof InvalidPurchaseCodeError` */
+/**
+ * Catalog: the purchase code is not valid (`كود الشراء غير صحيح`, code `invalid_purchase_code`). A wrong key gets
+ * this answer too: until a call has succeeded with the key, the message says so and names `verifyCredentials()`.
+ * @example `e instanceof InvalidPurchaseCodeError`
+ */
 export class InvalidPurchaseCodeError extends CatalogError {
   declare readonly name: 'InvalidPurchaseCodeError';
 }
@@ -362,19 +382,18 @@ export interface ValidationIssue {
 export class ResponseValidationError extends ContentPlatformError {
   declare readonly name: 'ResponseValidationError' | 'ResponseTooLargeError';
   /** What did not fit, the first 20 (the message counts the rest); empty when the body was not JSON at all. */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
   /**
    * The body as received: parsed JSON, or the raw text when it was not JSON; over 64 KiB, its first 64 KiB as
    * text ending with `… [cut: the body was longer than 65536 bytes]`.
    */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** HTTP status of the answer. */
   readonly status: number;
 
   constructor(init: { message: string; issues: ValidationIssue[]; body: unknown; status: number }) {
     super(init.message);
-    this.issues = init.issues;
-    this.body = init.body;
+    aside(this, { issues: init.issues, body: init.body });
     this.status = init.status;
   }
 
@@ -456,6 +475,16 @@ const NAMES: [{ prototype: object }, string][] = [
   [InvalidParamsError, 'InvalidParamsError'],
 ];
 for (const [type, name] of NAMES) named(type, name);
+
+/**
+ * Sets an error's bulky fields (an answer's headers and body, details its message already states) as own fields
+ * that are not enumerable. Node prints an uncaught error with `util.inspect(error, { customInspect: false })`
+ * (Node 22 and 24), which skips `[INSPECT]` and shows every enumerable own field: only the short facts stay so.
+ */
+function aside(error: object, fields: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(fields))
+    Object.defineProperty(error, name, { value, enumerable: false, configurable: true });
+}
 
 /** Records what the call went through on its error (the fields are read-only to users, set once here). */
 export function recordCall<E extends ContentPlatformError>(

@@ -1,8 +1,10 @@
 // The errors room: the class tree every failure ends in, turning server answers and failed fetches into it, and
 // redaction (what a message, a log line or an error's fields may show). It imports no other room.
 
+export { advise, type ClientFacts, type ClientSetup, keyAdvice, rootAdvice } from './advice.js';
 export {
   type Answer,
+  type Asking,
   bodyCut,
   decodeAnswer,
   describeBody,

@@ -9,6 +9,7 @@ import ky, {
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
+  type ClientFacts,
   ContentPlatformError,
   InvalidParamsError,
   NotFoundError,
@@ -34,7 +35,7 @@ import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
 import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
-import { type CallClient, queues, Trace } from './trace.js';
+import { type CallClient, clientFacts, queues, Trace } from './trace.js';
 
 /**
  * The only door to the network: one ky instance per client, with the SDK's policy (retry rules, the attempt fetch,
@@ -49,6 +50,8 @@ export class HttpClient {
   readonly #retry: Omit<RetryPolicy, 'limit'>;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
+  // Whether the server has answered the key with a success: shared with derived clients of the same key and URL.
+  readonly #accepted: { key: boolean };
 
   /** `parent`: the client this one derives from (`withOptions`); same key, URL and `rateLimit` share its throttle. */
   constructor(options: ResolvedOptions, api: ApiConfig, parent?: HttpClient) {
@@ -58,7 +61,18 @@ export class HttpClient {
     const scrub = scrubber(options.apiKey);
     const log = createLog(options.logger, options.logLevel, scrub);
     const throttle = shared ?? clientThrottle(options, log);
-    this.#client = { root: `${options.apiRoot}/`, scrub, log, throttle, maxPauseMs: options.maxRetryAfter };
+    const sameKey =
+      parent && parent.#options.apiKey === options.apiKey && parent.#options.apiRoot === options.apiRoot;
+    this.#accepted = sameKey ? parent.#accepted : { key: false };
+    const facts = clientFacts(options.setup, scrub, this.#accepted);
+    this.#client = {
+      root: `${options.apiRoot}/`,
+      scrub,
+      log,
+      throttle,
+      maxPauseMs: options.maxRetryAfter,
+      facts,
+    };
     const idempotent = api.retryMethods as readonly string[];
     const classify = (error: Error) => failureOf(error, transportError(error));
     this.#retry = retryPolicy({
@@ -149,6 +163,8 @@ export class HttpClient {
     try {
       const data = parseAnswer({ response, text, trace, path }, schema, this.#api.readError, call.records);
       call.accept?.(data, trace, response);
+      // A success proves the key: a Catalog server answers a wrong one with "no items" and the like.
+      this.#accepted.key = true;
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.
@@ -159,6 +175,11 @@ export class HttpClient {
   /** The client's log: gated by its level, every line and field scrubbed. */
   get log(): Log {
     return this.#client.log;
+  }
+
+  /** Where the client's key and URL came from, and whether the server has accepted the key. */
+  get facts(): ClientFacts {
+    return this.#client.facts;
   }
 
   /** What the client's throttle knows now (queue, in flight, the server's budget). */

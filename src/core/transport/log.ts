@@ -3,16 +3,19 @@ import { maskCodeFields, type Scrub } from '../errors/index.js';
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/** Any console-compatible or pino-compatible logger. */
+/**
+ * Where log lines go: each method gets a readable message and the line's {@link LogFields}. `console`, winston and
+ * pino fit as they are (pino then drops the fields: adapt it as `warn: (msg, fields) => pino.warn(fields, msg)`).
+ */
 export interface Logger {
   /** Logs at level `error`. */
-  error(message: string, ...rest: unknown[]): void;
-  /** Logs at level `warn` (each retry, for instance). */
-  warn(message: string, ...rest: unknown[]): void;
-  /** Logs at level `info` (one line per attempt). */
-  info(message: string, ...rest: unknown[]): void;
-  /** Logs at level `debug`. */
-  debug(message: string, ...rest: unknown[]): void;
+  error(message: string, fields?: LogFields): void;
+  /** Logs at level `warn`: once per event the SDK works around (a cache store or Redis outage, a stale answer). */
+  warn(message: string, fields?: LogFields): void;
+  /** Logs at level `info`: one line per attempt and one per retry, and the waits under the rate limit. */
+  info(message: string, fields?: LogFields): void;
+  /** Logs at level `debug`: each request's and answer's headers and body (secrets masked), each call's failure. */
+  debug(message: string, fields?: LogFields): void;
 }
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
@@ -40,6 +43,33 @@ export interface LogFields {
   errorName?: string | undefined;
   /** Anything else a line is about (an environment variable, for instance). */
   [field: string]: string | number | undefined;
+}
+
+const PREFIX = '[content-platform-sdk] ';
+
+/**
+ * The default logger: the console, one line per record, fields inline (`content-platform-sdk warn: <message>
+ * method=GET url=… attempt=2 status=503`), each level to the console method of its name.
+ */
+export const consoleLogger: Logger = {
+  error: (message, fields) => console.error(logLine('error', message, fields)),
+  warn: (message, fields) => console.warn(logLine('warn', message, fields)),
+  info: (message, fields) => console.info(logLine('info', message, fields)),
+  debug: (message, fields) => console.debug(logLine('debug', message, fields)),
+};
+
+/**
+ * One record as one line: `content-platform-sdk <level>: <message> name=value …`, a value with a space, a quote or a
+ * control character (or none at all) quoted as JSON; a message on several lines joined into one.
+ */
+export function logLine(level: string, message: string, fields: LogFields = {}): string {
+  const text = message.startsWith(PREFIX) ? message.slice(PREFIX.length) : message;
+  let line = `content-platform-sdk ${level}: ${text.replace(/\s*[\r\n]+\s*/g, ' ')}`;
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    line += ` ${name}=${typeof value === 'string' && (value === '' || /[\s"\p{Cc}]/u.test(value)) ? JSON.stringify(value) : value}`;
+  }
+  return line;
 }
 
 /**
@@ -75,7 +105,7 @@ export function createLog(logger: Logger, level: LogLevel, clientScrub: Scrub): 
       if (value !== undefined) clean[name] = typeof value === 'string' ? scrub(value) : value;
     }
     // Called as a method: a pino logger's methods need their `this`.
-    quietly(() => logger[lineLevel](`[content-platform-sdk] ${scrub(message)}`, clean));
+    quietly(() => logger[lineLevel](`${PREFIX}${scrub(message)}`, clean));
   };
   return Object.assign(log, {
     verbose: max >= RANK.debug,

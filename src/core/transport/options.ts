@@ -1,8 +1,8 @@
 import type { Hooks, KyInstance } from 'ky';
 import { VERSION } from '../../version.js';
-import { InvalidParamsError } from '../errors/index.js';
+import { type ClientSetup, InvalidParamsError } from '../errors/index.js';
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
-import { type Logger, type LogLevel, quietly } from './log.js';
+import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
 
 /** Extra headers: an object of names to values, a `Headers`, or an array of `[name, value]` pairs. */
@@ -59,7 +59,7 @@ export interface ClientOptions {
    */
   headers?: HeaderInput | undefined;
   /**
-   * Who is calling, appended to the SDK's `User-Agent` (`content-platform-sdk/0.1.0 acme-wrapper/1.2.3
+   * Who is calling, appended to the SDK's `User-Agent` (`content-platform-sdk/0.2.0 acme-wrapper/1.2.3
    * (+https://acme.example)`), so servers and logs can tell wrappers apart.
    */
   appInfo?: AppInfo | undefined;
@@ -70,9 +70,15 @@ export interface ClientOptions {
    * Clients derived with `withOptions` share it while key, URL and `rateLimit` stay the same.
    */
   rateLimit?: RateLimitOptions | false | undefined;
-  /** Where log lines go. Default `console`. */
+  /**
+   * Where log lines go, each as `logger[level](message, fields)`. Default: the console, one line per record with
+   * its fields inline (`content-platform-sdk warn: … method=GET url=… attempt=2`); `console` itself means the same.
+   */
   logger?: Logger | undefined;
-  /** How much to log. Default `process.env.CONTENT_PLATFORM_LOG`, else `'warn'`. */
+  /**
+   * How much to log. Default `process.env.CONTENT_PLATFORM_LOG`, else `'warn'`: only what the SDK works around
+   * once per event. Retries and attempts are `info` lines.
+   */
   logLevel?: LogLevel | undefined;
   /** Allow running in a browser, where the key would be exposed to every visitor. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
@@ -131,6 +137,8 @@ export interface ResolvedOptions {
   userAgent: string;
   logger: Logger;
   logLevel: LogLevel;
+  /** Where the key and URL came from, for the advice in an error's message. */
+  setup: ClientSetup;
 }
 
 /** What differs between the two clients when options are resolved. */
@@ -196,18 +204,21 @@ export function resolveOptions(
       'apiKey',
     );
   }
-  const url = (options[kind.urlOption] as string | undefined) ?? env(kind.urlEnv);
+  const givenUrl = options[kind.urlOption] as string | undefined;
+  const url = givenUrl ?? env(kind.urlEnv);
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new InvalidParamsError(
       `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}.`,
       'logLevel',
     );
   }
-  const logger = options.logger ?? console;
+  const logger =
+    options.logger === undefined || options.logger === globalThis.console ? consoleLogger : options.logger;
   const logLevel = options.logLevel ?? envLogLevel(logger);
+  const root = apiRoot(url, kind, options.allowInsecureHttp === true);
   return {
     apiKey: apiKey.trim(),
-    apiRoot: apiRoot(url, kind, options.allowInsecureHttp === true),
+    apiRoot: root,
     timeout: positive(options.timeout ?? 60_000, 'timeout'),
     totalTimeout:
       options.totalTimeout === undefined ? undefined : positive(options.totalTimeout, 'totalTimeout'),
@@ -225,18 +236,32 @@ export function resolveOptions(
     userAgent: userAgent(options.appInfo),
     logger,
     logLevel,
+    setup: {
+      keyFrom: options.apiKey === undefined ? kind.keyEnv : 'apiKey',
+      urlOption: kind.urlOption,
+      urlEnv: givenUrl === undefined ? kind.urlEnv : undefined,
+      apiRoot: root,
+      apiPath: kind.apiPath,
+    },
   };
 }
 
+// Loggers told already: each client reads the variable (a derived one too), but a logger hears of it once.
+const told = new WeakSet<Logger>();
+
 /**
  * `CONTENT_PLATFORM_LOG`, any case. A value that is not a level must not take a running service down, so it
- * falls back to `'warn'` and says so once on the logger.
+ * falls back to `'warn'` and says so, once per logger (not once per client: `withOptions` per call is common).
  */
 function envLogLevel(logger: Logger): LogLevel {
   const raw = env('CONTENT_PLATFORM_LOG');
   if (raw === undefined) return 'warn';
   const level = raw.toLowerCase() as LogLevel;
   if (LOG_LEVELS.includes(level)) return level;
+  if (typeof logger === 'object' && logger !== null) {
+    if (told.has(logger)) return 'warn';
+    told.add(logger);
+  }
   quietly(() =>
     logger.warn(
       `[content-platform-sdk] CONTENT_PLATFORM_LOG=${JSON.stringify(raw)} is not one of ${LOG_LEVELS.join(', ')}; using warn.`,

@@ -1,5 +1,5 @@
 import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
-import type { APIError, Scrub } from '../errors/index.js';
+import type { APIError, ClientFacts, Scrub } from '../errors/index.js';
 import {
   type Answer,
   decodeAnswer,
@@ -21,6 +21,8 @@ export interface Asker {
   readonly label: string;
   /** Masks the key and the call's purchase codes. */
   readonly scrub: Scrub;
+  /** What the client was built with and has learnt, for a message's advice (absent: no advice). */
+  readonly facts?: ClientFacts | undefined;
 }
 
 /** One answer, already read, and what it was the answer to. */

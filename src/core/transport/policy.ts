@@ -85,9 +85,12 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
     return left === undefined ? maxRetryAfter : Math.min(maxRetryAfter, left - 1);
   }
 
-  /** The warn line of a retry, once its wait is known: what failed, which retry, and the wait. */
+  /**
+   * The line of a retry, once its wait is known: what failed, which retry, and the wait. At `info`, as openai-node
+   * does: a retry is the SDK doing its job, and the call's error (if it still fails) says what happened.
+   */
   function retried(trace: Trace, failure: Failure, retry: number, wait: number, log: Log): void {
-    if (!log.enabled('warn')) return;
+    if (!log.enabled('info')) return;
     const retryInMs = Math.round(wait);
     const fields = trace.fields({
       attempt: retry,
@@ -96,7 +99,7 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
       ...failureFields(failure),
     });
     const line = `${trace.label}: retry ${retry} of ${trace.init.limit} in ${retryInMs} ms after ${retryReason(failure)}`;
-    log('warn', line, fields, trace.scrub);
+    log('info', line, fields, trace.scrub);
   }
 }
 

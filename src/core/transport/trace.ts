@@ -1,5 +1,7 @@
 import {
   type APIError,
+  type ClientFacts,
+  type ClientSetup,
   ContentPlatformError,
   InvalidParamsError,
   recordCall,
@@ -22,6 +24,26 @@ export interface CallClient {
   readonly throttle: ClientThrottle;
   /** Longest pause a 429 may impose on the client (`maxRetryAfter`). */
   readonly maxPauseMs: number;
+  /** Where the client's key and URL came from, and whether the server accepted the key: advice in messages. */
+  readonly facts: ClientFacts;
+}
+
+/**
+ * A client's facts for its messages: its setup, the API root scrubbed like every URL a message shows, and whether
+ * the server has accepted the key yet (`accepted`, a flag the client shares with those derived with the same key).
+ */
+export function clientFacts(
+  setup: ClientSetup,
+  scrub: Scrub,
+  accepted: { readonly key: boolean },
+): ClientFacts {
+  return {
+    ...setup,
+    apiRoot: scrub(setup.apiRoot),
+    get keyAccepted() {
+      return accepted.key;
+    },
+  };
 }
 
 /** What one call is, beyond its method and input: the parts its trace reads. */
@@ -116,6 +138,11 @@ export class Trace {
   /** `METHOD url`, redacted. */
   get label(): string {
     return `${this.method} ${this.url}`;
+  }
+
+  /** The client's facts, for the advice an error's message ends with. */
+  get facts(): ClientFacts {
+    return this.client.facts;
   }
 
   /** Milliseconds since the call started. */
