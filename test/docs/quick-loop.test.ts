@@ -21,5 +21,7 @@ describe('test:quick', () => {
     expect(quick.test?.exclude).toEqual(expect.arrayContaining(SLOW_SUITES));
     expect(quick.test?.include).toEqual(['test/**/*.test.ts']);
     expect(quick.test?.setupFiles).toEqual(['test/setup.ts']);
+    expect(quick.test?.isolate).toBe(false);
+    expect(quick.test?.restoreMocks).toBe(true);
   });
 });
