@@ -31,7 +31,10 @@ export async function connect(): Promise<Connection> {
       mgmt: new ManagementClient(),
       catalog: new CatalogClient(),
       reference: undefined,
-      target: `${env.CONTENT_PLATFORM_BASE_URL} / ${env.CONTENT_PLATFORM_SITE_URL}`,
+      target:
+        env.CONTENT_PLATFORM_BASE_URL === env.CONTENT_PLATFORM_SITE_URL
+          ? `${env.CONTENT_PLATFORM_BASE_URL} (from the CONTENT_PLATFORM_* variables)`
+          : `${env.CONTENT_PLATFORM_BASE_URL} / ${env.CONTENT_PLATFORM_SITE_URL} (from the CONTENT_PLATFORM_* variables)`,
       close: async () => {},
     };
   }
