@@ -7,6 +7,7 @@ import {
   Throttle,
   type ThrottleLog,
   type Ticket,
+  waitInQueue,
 } from '../core/throttle/index.js';
 import type { RunScript } from './client.js';
 import { ACQUIRE, OBSERVE, RELEASE } from './scripts.js';
@@ -111,40 +112,20 @@ export class FleetThrottle implements ClientThrottle {
 
   queue(ticket: Ticket): Promise<void> {
     if (this.#down && this.#fallback) return this.#alone(this.#fallback, ticket);
-    return new Promise<void>((resolve, reject) => {
-      const { signal, timeoutMs } = ticket;
-      if (signal?.aborted) return reject(signal.reason);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const settle = () => {
-        signal?.removeEventListener('abort', onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-      };
-      const leave = (error: unknown) => {
-        const at = this.#queue.indexOf(waiter);
-        if (at === -1) return;
-        this.#queue.splice(at, 1);
-        settle();
-        reject(error);
-      };
-      const onAbort = () => leave(signal?.reason);
-      const waiter: Waiter = {
+    return waitInQueue(
+      this.#queue,
+      ticket,
+      ({ grant, settle, resolve, reject }) => ({
         ticket,
-        deadline: timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs,
-        grant: () => {
-          settle();
-          resolve();
-        },
+        deadline: ticket.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ticket.timeoutMs,
+        grant,
         handOver: (turn) => {
           settle();
           turn.then(resolve, reject);
         },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (timeoutMs !== undefined) timer = setTimeout(() => leave(ticket.timedOut()), Math.max(0, timeoutMs));
-      if (ticket.retry) this.#queue.unshift(waiter);
-      else this.#queue.push(waiter);
-      void this.#pump();
-    });
+      }),
+      () => void this.#pump(),
+    );
   }
 
   release(): void {

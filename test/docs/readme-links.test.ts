@@ -70,6 +70,8 @@ describe('README and guide links', () => {
         expect(contents, heading[1]).toContain(`(#${slug(heading[1] as string)})`);
     const guides = links('README.md').map((link) => link.file);
     for (const guide of DOCS.filter((doc) => doc.startsWith('docs/'))) expect(guides, guide).toContain(guide);
+    // A contributor's two commands, as a block to copy.
+    expect(readme).toMatch(/^```sh\nnpm install && npm run demo .*\nnpm test .*\n```$/m);
     expect(readme.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length).toBeLessThanOrEqual(
       4_000,
     );

@@ -12,3 +12,4 @@ export type {
   Ticket,
 } from './fleet.js';
 export { Throttle } from './throttle.js';
+export { type WaitEnds, waitInQueue } from './waiting.js';

@@ -1,6 +1,7 @@
 import { retryAfterSeconds } from '../errors/index.js';
 import type { RateLimitOptions } from './caps.js';
 import type { ClientThrottle, RateLimitSnapshot, ThrottleLog, Ticket } from './fleet.js';
+import { waitInQueue } from './waiting.js';
 
 interface Waiter {
   grant(): void;
@@ -175,36 +176,16 @@ export class Throttle implements ClientThrottle {
 
   /** Waits in the queue for a turn (after `tryTake` said no): rejects on the ticket's abort or time limit. */
   queue(ticket: Ticket): Promise<void> {
-    const { signal, timeoutMs } = ticket;
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const leave = (error: unknown) => {
-        const at = this.#queue.indexOf(waiter);
-        if (at === -1) return;
-        this.#queue.splice(at, 1);
-        settle();
-        reject(error);
+    return waitInQueue(
+      this.#queue,
+      ticket,
+      ({ grant }) => ({ grant }),
+      () => {
+        this.#announce(ticket.log);
         this.#pump();
-      };
-      const onAbort = () => leave(signal?.reason);
-      const settle = () => {
-        signal?.removeEventListener('abort', onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-      };
-      const waiter: Waiter = {
-        grant: () => {
-          settle();
-          resolve();
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (timeoutMs !== undefined) timer = setTimeout(() => leave(ticket.timedOut()), Math.max(0, timeoutMs));
-      if (ticket.retry) this.#queue.unshift(waiter);
-      else this.#queue.push(waiter);
-      this.#announce(ticket.log);
-      this.#pump();
-    });
+      },
+      () => this.#pump(),
+    );
   }
 
   /** Grants turns in queue order while the limits allow; arms a timer when what blocks is a time. */
