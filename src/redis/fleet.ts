@@ -10,7 +10,7 @@ import {
   waitInQueue,
 } from '../core/throttle/index.js';
 import type { RunScript } from './client.js';
-import { ACQUIRE, OBSERVE, RELEASE } from './scripts.js';
+import { ACQUIRE, HOLD, OBSERVE, RELEASE } from './scripts.js';
 
 // How often a process waiting for a turn that only a release frees asks again (a bounded poll; see the class).
 const POLL_MS = 25;
@@ -27,6 +27,16 @@ const WINDOW_MS = 60_000;
 const DEFAULT_PAUSE_MS = 1_000;
 // While the store is unreachable, it is tried again this often.
 const RECOVER_MS = 1_000;
+// Longest lease a turn is taken for, renewed every third of it while its request runs: a process that dies holding
+// turns (a crash, a kill) costs the fleet at most this, whatever the client's `timeout`. A lease Redis holds past it
+// is no client's: it is dropped.
+const LEASE_MS = 15_000;
+// Longest pause any client writes (a 429's wait past it is written as this): a pause further ahead is dropped.
+const MAX_PAUSE_MS = 24 * 3_600_000;
+// Members are processes, not clients: every client of this process on one key counts once.
+const MEMBER = randomUUID();
+// The reason a wait handed to the process's own throttle is taken back from it when Redis answers again.
+const REJOIN = Symbol('rejoin');
 
 /** A call waiting for a turn from the fleet. */
 interface Waiter {
@@ -34,15 +44,24 @@ interface Waiter {
   /** When its `timeoutMs` runs out (`Infinity`: never). */
   deadline: number;
   grant(): void;
+  /** Ends its wait with `error` (it is already out of the queue). */
+  fail(error: unknown): void;
   /** Gives up its place here for a turn from elsewhere (the process's own throttle, while the store is down). */
   handOver(turn: Promise<void>): void;
 }
 
+/** A turn this process holds: a fleet token, a turn of its own throttle's (granted while Redis was down), or both. */
+interface Held {
+  token?: string | undefined;
+  alone?: Throttle | undefined;
+}
+
 /**
  * The throttle of one client whose turns are the fleet's: every process whose store reaches the same Redis shares,
- * per API root and key, the server's last-known budget, the requests in flight (each a token with a lease, so a
- * dead process's turns come back) and a 429's pause. A turn is taken and handed back by one script each, with
- * Redis's clock.
+ * per API root and key, the server's last-known budget, the requests in flight (each a token with a lease, renewed
+ * while its request runs, so a dead process's turns come back within `LEASE_MS`) and a 429's pause. A turn is taken
+ * and handed back by one script each, with Redis's clock; a call settles only once its turn is back in Redis, so a
+ * process that exits right after its last call leaves nothing taken.
  *
  * Waiting is a bounded poll, not pub/sub: the process's waiters queue here in order, and only the first asks Redis,
  * again after a release of its own, after `POLL_MS` (25 ms, jittered) when the fleet has none to spare, or when the
@@ -51,21 +70,26 @@ interface Waiter {
  * reconnect, and the cost is one short script per waiting process every 25 ms.
  *
  * When Redis cannot be reached (an error, or no answer within the store's `timeoutMs`), the process throttles alone
- * on its share, 1/N (N: the members Redis last counted) of the server's limit per window (the longest wait a 429 has
- * named, else a minute), of the caps and of each budget it reads; says so in one `warn` line, and rejoins the fleet
- * once Redis answers again.
+ * on its share, 1/N (N: the member processes Redis last counted) of each budget it reads and of the caps (and of the
+ * server's limit once a 429 has named its window); before Redis has ever answered, N is not known, and the process
+ * sends one request at a time, 500 ms apart. It says so in one `warn` line, and rejoins the fleet once Redis answers
+ * again: the turns its own throttle granted are carried back to Redis, the calls still waiting move back to the
+ * fleet's queue, and turns Redis may hold for nobody (an acquire it ran after the process gave up on it, a release
+ * it never heard) are handed back.
  */
 export class FleetThrottle implements ClientThrottle {
   readonly enabled = true;
   readonly #run: RunScript;
   readonly #init: FleetInit;
   readonly #keys: { state: string; inFlight: string; starts: string; members: string };
-  readonly #member = randomUUID();
+  readonly #lease: number;
   readonly #queue: Waiter[] = [];
-  // Turns this process holds from the fleet (tokens), and from its own throttle while the store was down (each
-  // outage's throttle, so a turn goes back to the one that granted it).
-  readonly #tokens: string[] = [];
-  readonly #alones: Throttle[] = [];
+  readonly #held: Held[] = [];
+  // Waits handed to the process's own throttle and not granted yet: taken back when Redis answers again.
+  readonly #handed = new Set<AbortController>();
+  // Tokens Redis may hold for no call: handed back when it answers again.
+  readonly #orphans: string[] = [];
+  #renewing: ReturnType<typeof setInterval> | undefined;
   #pumping = false;
   #wake: (() => void) | undefined;
   #fallback: Throttle | undefined;
@@ -74,8 +98,9 @@ export class FleetThrottle implements ClientThrottle {
   // own throttle last granted a turn.
   #share: number | undefined;
   #lastAlone = 0;
-  // What the last answer from Redis said, for the snapshot and the share while Redis is down.
-  #members = 1;
+  // What the last answer from Redis said, for the snapshot and the share while Redis is down (members: undefined
+  // until Redis has answered once).
+  #members: number | undefined;
   #remaining: number | undefined;
   #limit: number | undefined;
   // The server's window as the fleet has seen it: the longest wait a 429 named.
@@ -87,14 +112,15 @@ export class FleetThrottle implements ClientThrottle {
     this.#run = run;
     this.#init = init;
     this.#keys = { state: `${name}:s`, inFlight: `${name}:f`, starts: `${name}:m`, members: `${name}:h` };
+    this.#lease = Math.max(1, Math.min(init.leaseMs, LEASE_MS));
   }
 
   snapshot(): RateLimitSnapshot {
-    const alone = this.#down ? this.#fallback?.snapshot() : undefined;
     return Object.freeze({
       enabled: true,
-      queued: this.#queue.length + (alone?.queued ?? 0),
-      inFlight: this.#tokens.length + this.#alones.length,
+      // Every call waiting, for the fleet or (while Redis is down) for the process's own throttle.
+      queued: this.#queue.length + this.#handed.size,
+      inFlight: this.#held.length,
       limit: this.#limit,
       remaining: this.#remaining,
       pausedUntil: this.#pausedUntil > Date.now() ? new Date(this.#pausedUntil) : undefined,
@@ -111,7 +137,7 @@ export class FleetThrottle implements ClientThrottle {
   }
 
   queue(ticket: Ticket): Promise<void> {
-    if (this.#down && this.#fallback) return this.#alone(this.#fallback, ticket);
+    if (this.#down && this.#fallback) return this.#handOver(this.#fallback, ticket);
     return waitInQueue(
       this.#queue,
       ticket,
@@ -119,6 +145,10 @@ export class FleetThrottle implements ClientThrottle {
         ticket,
         deadline: ticket.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ticket.timeoutMs,
         grant,
+        fail: (error) => {
+          settle();
+          reject(error);
+        },
         handOver: (turn) => {
           settle();
           turn.then(resolve, reject);
@@ -128,18 +158,21 @@ export class FleetThrottle implements ClientThrottle {
     );
   }
 
-  release(): void {
-    // A turn of the kind in use now goes back first; the other kind's turns go back as their calls end.
-    if (this.#alones.length > 0 && (this.#down || this.#tokens.length === 0)) {
-      this.#alones.pop()?.release();
-      return;
-    }
-    const token = this.#tokens.pop();
-    if (token === undefined) return;
-    // A release Redis does not hear of is freed by the turn's lease.
-    this.#run(RELEASE, [this.#keys.inFlight], [token]).then(
+  release(): Promise<void> | undefined {
+    const held = this.#held.pop();
+    if (held === undefined) return undefined;
+    held.alone?.release();
+    if (held.token === undefined) return undefined;
+    return this.#giveBack([held.token]);
+  }
+
+  /** Hands `tokens` back to Redis; resolves when it has them (or has failed: then they are handed back later). */
+  #giveBack(tokens: string[]): Promise<void> {
+    return this.#run(RELEASE, [this.#keys.inFlight], tokens).then(
       () => this.#wake?.(),
-      () => {},
+      () => {
+        this.#orphans.push(...tokens);
+      },
     );
   }
 
@@ -165,6 +198,7 @@ export class FleetThrottle implements ClientThrottle {
       String(waitMs),
       String(maxPauseMs),
       String(STATE_MS),
+      String(MAX_PAUSE_MS),
     ];
     this.#run(OBSERVE, [this.#keys.state], args).then(
       (started) => {
@@ -198,12 +232,14 @@ export class FleetThrottle implements ClientThrottle {
         try {
           reply = await this.#run(ACQUIRE, Object.values(this.#keys), this.#acquireArgs(token));
         } catch (error) {
+          // Redis may still run the script (it was slow, not gone): the token goes back once it answers again.
+          this.#orphans.push(token);
           this.#lost(error);
           break;
         }
-        const [wait = -1, members = 1, remaining = -1, limit = -1, window = -1] = (reply as unknown[]).map(
-          Number,
-        );
+        const [wait = -1, members = 1, remaining = -1, limit = -1, window = -1, paused = 0] = (
+          reply as unknown[]
+        ).map(Number);
         this.#members = Math.max(1, members);
         this.#remaining = remaining < 0 ? undefined : remaining;
         if (limit >= 0) this.#limit = limit;
@@ -212,14 +248,25 @@ export class FleetThrottle implements ClientThrottle {
           const waiter = this.#queue.shift();
           if (waiter === undefined) {
             // Everyone left while the turn was being taken: it goes straight back.
-            void this.#run(RELEASE, [this.#keys.inFlight], [token]).catch(() => {});
+            void this.#giveBack([token]);
             continue;
           }
-          this.#tokens.push(token);
+          this.#held.push({ token });
+          this.#renew();
           waiter.grant();
           continue;
         }
-        if (wait > 0 && wait > POLL_MS) this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + wait);
+        if (paused > 0) {
+          this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + paused);
+          // A pause longer than the first waiter may wait (a client with a larger maxRetryAfter met that 429).
+          const first = this.#queue[0] as Waiter;
+          const { maxPauseMs, paused: pausedError } = first.ticket;
+          if (pausedError && paused > (maxPauseMs ?? Number.POSITIVE_INFINITY)) {
+            this.#queue.shift();
+            first.fail(pausedError(paused));
+            continue;
+          }
+        } else if (wait > POLL_MS) this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + wait);
         await this.#sleep(wait < 0 ? POLL_MS * (0.5 + Math.random()) : Math.min(wait, MAX_SLEEP_MS));
       }
     } finally {
@@ -228,17 +275,37 @@ export class FleetThrottle implements ClientThrottle {
   }
 
   #acquireArgs(token: string): string[] {
-    const { leaseMs, maxConcurrent, requestsPerMinute } = this.#init;
+    const { maxConcurrent, requestsPerMinute } = this.#init;
     return [
       token,
-      String(leaseMs),
+      String(this.#lease),
       String(maxConcurrent ?? 0),
       String(requestsPerMinute ?? 0),
-      this.#member,
+      MEMBER,
       String(PROBE_MS),
       String(MEMBER_IDLE_MS),
       String(STATE_MS),
+      String(LEASE_MS),
+      String(MAX_PAUSE_MS),
     ];
+  }
+
+  /** While this process holds fleet turns, their leases are renewed every third of a lease. */
+  #renew(): void {
+    if (this.#renewing !== undefined) return;
+    this.#renewing = setInterval(() => {
+      const tokens = this.#held.flatMap((held) => (held.token === undefined ? [] : [held.token]));
+      if (tokens.length === 0) {
+        clearInterval(this.#renewing);
+        this.#renewing = undefined;
+        return;
+      }
+      if (this.#down) return;
+      const args = [String(this.#lease), 'XX', String(STATE_MS), ...tokens];
+      this.#run(HOLD, [this.#keys.inFlight], args).catch(() => {});
+    }, this.#lease / 3);
+    // Renewing never keeps a process alive.
+    (this.#renewing as { unref?: () => void }).unref?.();
   }
 
   /** Sleeps `ms`, or less when a release or an answer may have freed a turn. */
@@ -260,56 +327,96 @@ export class FleetThrottle implements ClientThrottle {
   #lost(error: unknown): void {
     if (this.#down) return;
     this.#down = true;
-    this.#share = undefined;
     const members = this.#members;
+    // Before Redis has ever said how many processes share the key, this process's share is not known: nothing.
+    this.#share = members === undefined ? 0 : undefined;
     const share = (cap: number | undefined) =>
-      cap === undefined ? undefined : Math.max(1, Math.floor(cap / members));
+      cap === undefined ? undefined : Math.max(1, Math.floor(cap / (members ?? 1)));
     const { maxConcurrent, requestsPerMinute } = this.#init;
-    // Its share of the server's limit per window (a minute until a 429 has named a shorter one), else of the caps.
+    // Its share of the server's limit per window once a 429 has named the window, else of the caps; the budgets it
+    // reads meanwhile are divided as they come (see #shared).
     const limit = this.#limit;
+    const window = this.#windowMs;
+    const perWindow = limit !== undefined && window !== undefined;
     this.#fallback = new Throttle(
       {
         maxConcurrent: share(maxConcurrent),
-        requestsPerMinute: limit === undefined ? share(requestsPerMinute) : share(limit),
+        requestsPerMinute: perWindow ? share(limit) : share(requestsPerMinute),
       },
-      limit === undefined ? undefined : spanOf(this.#windowMs),
+      perWindow ? spanOf(window) : undefined,
     );
     const reason = (error as Error)?.message ?? String(error);
+    const part = members === undefined ? 'one request at a time' : `on 1/${members} of the fleet's budget`;
     this.#init.log(
       'warn',
-      `the rate-limit store (Redis) cannot be reached (${reason}): this process throttles alone, on 1/${members} of ` +
-        "the fleet's budget, until Redis answers again.",
+      `the rate-limit store (Redis) cannot be reached (${reason}): this process throttles alone, ${part}, ` +
+        'until Redis answers again.',
       { members, error: reason },
     );
-    // Whoever waits for the fleet waits for this process's own throttle instead.
+    // Whoever waits for the fleet waits for this process's own throttle instead, until Redis answers again.
     for (const waiter of this.#queue.splice(0)) {
       const left = waiter.deadline - Date.now();
       const ticket = { ...waiter.ticket, timeoutMs: Number.isFinite(left) ? Math.max(0, left) : undefined };
-      waiter.handOver(this.#alone(this.#fallback, ticket));
+      waiter.handOver(this.#handOver(this.#fallback, ticket));
     }
     this.#wake?.();
     this.#retryLater();
   }
 
+  /**
+   * A wait handed to the process's own throttle while Redis is down. When Redis answers again before it is granted,
+   * it is taken back and queues for the fleet again, with what is left of its time.
+   */
+  async #handOver(throttle: Throttle, ticket: Ticket): Promise<void> {
+    const moved = new AbortController();
+    this.#handed.add(moved);
+    const started = Date.now();
+    const signal = ticket.signal ? AbortSignal.any([ticket.signal, moved.signal]) : moved.signal;
+    try {
+      await this.#alone(throttle, { ...ticket, signal });
+    } catch (error) {
+      if (error !== REJOIN || ticket.signal?.aborted) throw error;
+      const { timeoutMs } = ticket;
+      const left = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (Date.now() - started));
+      return this.queue({ ...ticket, timeoutMs: left });
+    } finally {
+      this.#handed.delete(moved);
+    }
+  }
+
   #retryLater(): void {
     const timer = setTimeout(() => {
-      // A harmless script (it frees no token anyone holds): any answer means Redis is back.
-      this.#run(RELEASE, [this.#keys.inFlight], ['probe']).then(
+      // Handing back the turns Redis may hold for nobody (or a harmless token): any answer means Redis is back.
+      const orphans = this.#orphans.splice(0);
+      this.#run(RELEASE, [this.#keys.inFlight], ['probe', ...orphans]).then(
+        () => this.#rejoin(),
         () => {
-          this.#down = false;
-          this.#init.log(
-            'info',
-            'the rate-limit store (Redis) answers again: this process rejoins the fleet.',
-            {
-              members: this.#members,
-            },
-          );
+          this.#orphans.push(...orphans);
+          this.#retryLater();
         },
-        () => this.#retryLater(),
       );
     }, RECOVER_MS);
     // A process may exit while Redis is down.
     (timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Redis answers again: the turns granted alone are carried back to it, and the calls still waiting move back. */
+  #rejoin(): void {
+    this.#down = false;
+    const alone = this.#held.filter((held) => held.token === undefined);
+    if (alone.length > 0) {
+      for (const held of alone) held.token = randomUUID();
+      const tokens = alone.map((held) => held.token as string);
+      this.#run(HOLD, [this.#keys.inFlight], [String(this.#lease), '', String(STATE_MS), ...tokens]).catch(
+        () => {},
+      );
+      this.#renew();
+    }
+    for (const moved of this.#handed) moved.abort(REJOIN);
+    this.#init.log('info', 'the rate-limit store (Redis) answers again: this process rejoins the fleet.', {
+      members: this.#members,
+      carried: alone.length,
+    });
   }
 
   /**
@@ -333,7 +440,7 @@ export class FleetThrottle implements ClientThrottle {
   }
 
   #taken(throttle: Throttle): void {
-    this.#alones.push(throttle);
+    this.#held.push({ alone: throttle });
     this.#lastAlone = Date.now();
   }
 
@@ -343,13 +450,17 @@ export class FleetThrottle implements ClientThrottle {
     return Math.max(0, this.#lastAlone + PROBE_MS - Date.now());
   }
 
-  /** An answer as this process's share of the fleet reads it: its `Remaining` divided among the members. */
+  /**
+   * An answer as this process's share of the fleet reads it: its `Remaining` divided among the members (nothing
+   * while their number is not known).
+   */
   #shared(answer: Response): Response {
     const remaining = count(answer.headers.get('x-ratelimit-remaining'));
+    const members = this.#members;
     if (answer.status === 429) this.#share = 0;
     if (remaining === undefined) return answer;
-    this.#share = Math.floor(remaining / this.#members);
-    if (this.#members === 1) return answer;
+    this.#share = members === undefined ? 0 : Math.floor(remaining / members);
+    if (members === 1) return answer;
     const headers = new Headers(answer.headers);
     headers.set('x-ratelimit-remaining', String(this.#share));
     return { status: answer.status, headers } as Response;

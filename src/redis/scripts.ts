@@ -10,27 +10,40 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 /**
  * Takes a turn when the fleet's limits allow one now. KEYS: state, in flight, starts, members. ARGV: token,
  * lease ms, maxConcurrent (0: none), requestsPerMinute (0: none), member, probe ms, member idle ms (a member not
- * heard from for that long is gone), state ms (how long the state outlives the last call). Returns
- * `{ wait, members, remaining, limit, window }` (-1: unknown): `wait` 0 when the turn is taken, -1 until a turn
- * comes back, else the ms until one may; `window` the longest wait a 429 has named (the server's window, as far as
- * the fleet has seen it).
+ * heard from for that long is gone), state ms (how long the state outlives the last call), longest lease and longest
+ * pause any client writes. Returns `{ wait, members, remaining, limit, window, paused }` (-1: unknown): `wait` 0 when
+ * the turn is taken, -1 until a turn comes back, else the ms until one may; `window` the longest wait a 429 has named
+ * (the server's window, as far as the fleet has seen it); `paused` the ms a 429's pause has still to run (0: none).
+ * What no client would write (a lease or a pause past the longest, a stamp in the future) is dropped, not obeyed:
+ * a hand-edited or corrupt state never holds calls for good.
  */
 export const ACQUIRE = `${NOW}
 local idle = tonumber(ARGV[7])
+local maxLease = tonumber(ARGV[9])
+local maxPause = tonumber(ARGV[10])
 redis.call('ZADD', KEYS[4], now, ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - idle)
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '(' .. (now + idle), '+inf')
 redis.call('PEXPIRE', KEYS[4], idle)
 local members = redis.call('ZCARD', KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + maxLease), '+inf')
 local inflight = redis.call('ZCARD', KEYS[2])
 local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window')
 local remaining = tonumber(s[1])
-if remaining and now >= (tonumber(s[2]) or 0) then
+local untilAt = tonumber(s[2]) or 0
+if remaining and (now >= untilAt or untilAt > now + maxPause or remaining < 0) then
   remaining = nil
   redis.call('HDEL', KEYS[1], 'remaining', 'until')
 end
 local wait = 0
 local paused = tonumber(s[3]) or 0
+if paused > now + maxPause then
+  paused = 0
+  redis.call('HDEL', KEYS[1], 'paused')
+end
+local window = tonumber(s[7])
+if window and (window <= 0 or window > maxPause) then window = nil end
 local cap = tonumber(ARGV[3])
 if now < paused then
   wait = paused - now
@@ -41,13 +54,14 @@ elseif s[4] ~= '1' then
   if budget > 0 and inflight >= budget then
     wait = -1
   elseif budget == 0 and inflight > 0 then
-    local next = (tonumber(s[5]) or 0) + tonumber(ARGV[6])
+    local next = math.min(tonumber(s[5]) or 0, now) + tonumber(ARGV[6])
     if now < next then wait = next - now end
   end
 end
 local perMinute = tonumber(ARGV[4])
 if wait == 0 and perMinute > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 60000)
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '(' .. now, '+inf')
   if redis.call('ZCARD', KEYS[3]) >= perMinute then
     local first = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
     wait = math.max(1, tonumber(first[2]) + 60000 - now)
@@ -62,33 +76,50 @@ if wait == 0 then
   redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) + tonumber(ARGV[8]))
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
-return { wait, members, remaining or -1, tonumber(s[6]) or -1, tonumber(s[7]) or -1 }`;
+return { wait, members, remaining or -1, tonumber(s[6]) or -1, window or -1, math.max(0, paused - now) }`;
 
-/** Hands a turn back. KEYS: in flight. ARGV: token. */
-export const RELEASE = `return redis.call('ZREM', KEYS[1], ARGV[1])`;
+/** Hands turns back. KEYS: in flight. ARGV: their tokens. Returns how many were held. */
+export const RELEASE = `return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
+
+/**
+ * Holds turns for another lease. KEYS: in flight. ARGV: lease ms, 'XX' (renew only turns still held: a process's
+ * turns in flight) or '' (add them: turns its own throttle granted while Redis was down, carried back), state ms,
+ * then the tokens.
+ */
+export const HOLD = `${NOW}
+local until = now + tonumber(ARGV[1])
+for i = 4, #ARGV do
+  if ARGV[2] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', until, ARGV[i])
+  else redis.call('ZADD', KEYS[1], until, ARGV[i]) end
+end
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]))
+return #ARGV - 3`;
 
 /**
  * Reads one answer into the fleet's state. KEYS: state. ARGV: remaining ('' when the answer had none), limit (''),
- * window ms (how long the budget holds), 429 ('1' or '0'), its wait ms, maxPauseMs, state ms. Returns the ms of the
- * pause this answer started (0 when it started none: no 429, a wait past maxPauseMs, or a pause already running).
+ * window ms (how long the budget holds), 429 ('1' or '0'), its wait ms, maxPauseMs, state ms, longest pause any
+ * client writes (a longer wait is written as that). Returns the ms of the pause this answer started (0 when it
+ * started none: no 429, a wait past maxPauseMs, or a pause already running).
  */
 export const OBSERVE = `${NOW}
+local maxPause = tonumber(ARGV[8])
 local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused')
 local known = s[1] and now < (tonumber(s[2]) or 0)
 local started = 0
 if ARGV[1] ~= '' then
-  redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'until', now + tonumber(ARGV[3]))
+  redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'until', now + math.min(tonumber(ARGV[3]), maxPause))
   if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[2]) end
   redis.call('HDEL', KEYS[1], 'open')
 elseif ARGV[4] ~= '1' and not known then
   redis.call('HSET', KEYS[1], 'open', '1')
 end
 if ARGV[4] == '1' then
-  local wait = tonumber(ARGV[5])
+  local wait = math.min(tonumber(ARGV[5]), maxPause)
   redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait)
   if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
   redis.call('HDEL', KEYS[1], 'open')
   local paused = tonumber(s[3]) or 0
+  if paused > now + maxPause then paused = 0 end
   if wait <= tonumber(ARGV[6]) and now + wait > paused then
     redis.call('HSET', KEYS[1], 'paused', now + wait)
     if paused <= now then started = wait end

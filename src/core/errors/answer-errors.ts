@@ -7,6 +7,7 @@ import {
   AuthenticationError,
   ContentPlatformError,
   InternalServerError,
+  RateLimitError,
   ResponseValidationError,
 } from './classes.js';
 import { redactUrl, type Scrub } from './redact.js';
@@ -261,5 +262,22 @@ export function timeoutError(
   return new APIConnectionTimeoutError(`${label} timed out: no answer within the timeout.`, {
     cause,
     mayHaveSucceeded: lost,
+  });
+}
+
+/**
+ * A call failed unsent because a rate-limit pause (a 429 another client or process met on the same key) has
+ * `waitMs` to run, past the call's `maxRetryAfter` (`maxMs`): what the server would answer, without asking it.
+ */
+export function pausedError(label: string, waitMs: number, maxMs: number): RateLimitError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new RateLimitError({
+    status: 429,
+    headers: new Headers({ 'retry-after': String(seconds) }),
+    body: undefined,
+    message:
+      `${label} was not sent: calls on this key are paused for ${seconds} s more by a rate limit (HTTP 429 met by ` +
+      `another call on the key), past maxRetryAfter (${Math.round(maxMs / 1000)} s).`,
+    retryAfter: seconds,
   });
 }

@@ -23,6 +23,7 @@ export {
   type LostCall,
   notJsonError,
   ownError,
+  pausedError,
   redirectError,
   scrubbedError,
   timeoutError,

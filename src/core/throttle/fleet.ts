@@ -41,6 +41,13 @@ export interface Ticket {
   timeoutMs?: number | undefined;
   /** The error a call gets when `timeoutMs` runs out in the queue. */
   timedOut: () => unknown;
+  /**
+   * Longest pause a 429 may impose on this call (its client's `maxRetryAfter`): a pause that has longer to run
+   * (another client's, with a larger cap) fails the call at once instead, unsent.
+   */
+  maxPauseMs?: number | undefined;
+  /** The error a call gets, unsent, when a pause has `waitMs` to run past its `maxPauseMs`. */
+  paused?: ((waitMs: number) => unknown) | undefined;
 }
 
 /**
@@ -54,8 +61,12 @@ export interface ClientThrottle {
   tryTake(): boolean;
   /** Waits for a turn: resolves on it, rejects on the ticket's abort or time limit. */
   queue(ticket: Ticket): Promise<void>;
-  /** Hands back a turn taken with `tryTake` or `queue`. */
-  release(): void;
+  /**
+   * Hands back a turn taken with `tryTake` or `queue`. A shared throttle returns the promise of the hand-back
+   * reaching its store, which the call waits for (bounded) before it settles: a process that exits right after its
+   * last call must not leave its turn taken for the rest of the fleet.
+   */
+  release(): void | Promise<void>;
   /** Reads an answer's rate-limit headers (`undefined`: no answer came); a 429 pauses calls. */
   observe(answer: Response | undefined, log: ThrottleLog, maxPauseMs: number): void;
   /** What the throttle knows now. */

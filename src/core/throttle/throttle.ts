@@ -4,7 +4,10 @@ import type { ClientThrottle, RateLimitSnapshot, ThrottleLog, Ticket } from './f
 import { waitInQueue } from './waiting.js';
 
 interface Waiter {
+  ticket: Ticket;
   grant(): void;
+  /** Takes the waiter's wait to an end with `error` (it is already out of the queue). */
+  fail(error: unknown): void;
 }
 
 const MINUTE = 60_000;
@@ -179,7 +182,14 @@ export class Throttle implements ClientThrottle {
     return waitInQueue(
       this.#queue,
       ticket,
-      ({ grant }) => ({ grant }),
+      ({ grant, settle, reject }) => ({
+        ticket,
+        grant,
+        fail: (error) => {
+          settle();
+          reject(error);
+        },
+      }),
       () => {
         this.#announce(ticket.log);
         this.#pump();
@@ -193,6 +203,18 @@ export class Throttle implements ClientThrottle {
     const now = Date.now();
     while (this.#queue.length > 0) {
       const wait = this.#blockedFor(now);
+      const first = this.#queue[0] as Waiter;
+      // A pause longer than this call may wait (set by a derived client with a larger maxRetryAfter) fails it unsent.
+      if (
+        wait > 0 &&
+        now < this.#pausedUntil &&
+        first.ticket.paused &&
+        wait > (first.ticket.maxPauseMs ?? NONE)
+      ) {
+        this.#queue.shift();
+        first.fail(first.ticket.paused(wait));
+        continue;
+      }
       if (wait > 0) {
         if (wait !== NONE) this.#wake(now + wait);
         return;

@@ -157,6 +157,9 @@ export class HttpClient {
     } finally {
       // A turn no request used (a hook answered, or the deadline passed before sending) goes back.
       trace.end();
+      // A fleet's turns are back in its store before the call settles: a process may exit right after it.
+      const handing = trace.settled();
+      if (handing) await handing;
     }
     // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
     if (call.gone && response.status === 204) return { data: call.gone(), response };

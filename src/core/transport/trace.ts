@@ -4,6 +4,7 @@ import {
   type ClientSetup,
   ContentPlatformError,
   InvalidParamsError,
+  pausedError,
   recordCall,
   redactUrl,
   type Scrub,
@@ -98,6 +99,8 @@ export class Trace {
   #turn: Turn | undefined;
   #claimed: Turn | undefined;
   #over = false;
+  // Hand-backs still on their way to a shared throttle's store: the call settles after them (see `settled`).
+  #handing: Promise<void>[] | undefined;
 
   /**
    * `input`: the path and query relative to the API root, as sent; `secrets`: values the call sends that must never
@@ -179,19 +182,22 @@ export class Trace {
     }
     const timedOut = () =>
       timeoutError(`${this.label} waiting for its turn under the rate limit`, undefined, this.lost);
+    const { maxPauseMs } = this.client;
     const ticket = {
       log: this.client.log,
       retry,
       signal: this.init.signal,
       timeoutMs: this.timeLeft(),
       timedOut,
+      maxPauseMs,
+      paused: (waitMs: number) => pausedError(this.label, waitMs, maxPauseMs),
     };
     return throttle.queue(ticket).then(() => this.#granted());
   }
 
   #granted(): void {
     // A turn granted after ky gave up on the call (its deadline passed in a hook) goes straight back.
-    if (this.#over) this.client.throttle.release();
+    if (this.#over) this.#handed(this.client.throttle.release());
     else {
       this.#hand(this.#turn);
       this.#turn = { released: false };
@@ -226,7 +232,22 @@ export class Trace {
   #hand(turn: Turn | undefined): void {
     if (turn === undefined || turn.released) return;
     turn.released = true;
-    this.client.throttle.release();
+    this.#handed(this.client.throttle.release());
+  }
+
+  #handed(handing: void | Promise<void>): void {
+    if (handing) (this.#handing ??= []).push(handing);
+  }
+
+  /**
+   * What the call waits for before it settles, once it is over: its turns' hand-backs reaching a shared throttle's
+   * store (bounded by the store; never rejects). `undefined` (nothing to wait for) with a client's own throttle.
+   */
+  settled(): Promise<unknown> | undefined {
+    const handing = this.#handing;
+    if (handing === undefined) return undefined;
+    this.#handing = undefined;
+    return Promise.all(handing);
   }
 
   /**
