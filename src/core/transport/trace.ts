@@ -236,7 +236,9 @@ export class Trace {
   }
 
   #handed(handing: void | Promise<void>): void {
-    if (handing) (this.#handing ??= []).push(handing);
+    if (!handing) return;
+    if (this.#handing === undefined) this.#handing = [handing];
+    else this.#handing.push(handing);
   }
 
   /**
