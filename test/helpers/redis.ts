@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 /** A redis-server child on 127.0.0.1. */
@@ -282,4 +282,154 @@ export function occurring(texts: readonly Buffer[], needles: readonly string[]):
     const forms = [needle, Buffer.from(needle, 'utf8').toString('latin1')].map((n) => n.toLowerCase());
     return haystack.some((text) => forms.some((form) => text.includes(form)));
   });
+}
+
+/** A local Redis Cluster: three masters on 127.0.0.1, no replicas, persistence off. */
+export interface RedisCluster {
+  /** Each master's `{ host, port }` (ioredis `new Cluster(nodes)`). */
+  readonly nodes: readonly { host: string; port: number }[];
+  /** Each master's `redis://127.0.0.1:<port>` (node-redis `createCluster({ rootNodes: [{ url }] })`). */
+  readonly urls: readonly string[];
+  /** Stops the three servers (SIGTERM, SIGKILL after 5 s) and removes their folders. */
+  stop(): Promise<void>;
+}
+
+/** The redis-cli beside the redis-server in use (or on PATH), or a clear error. */
+function redisCliBinary(): string {
+  const beside = join(dirname(redisServerBinary()), 'redis-cli');
+  const candidates = [
+    beside,
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'redis-cli')),
+  ];
+  for (const file of candidates) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {}
+  }
+  throw new Error(
+    'redis-cli is not installed (it comes with redis-server): the cluster tests create a cluster with it.',
+  );
+}
+
+/** One command over a raw socket (RESP); the reply's text, or '' after `withinMs`. */
+function command(port: number, args: readonly string[], withinMs = 1_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: HOST, port });
+    let reply = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reply);
+    };
+    const timer = setTimeout(done, withinMs);
+    socket.setEncoding('latin1');
+    socket.once('connect', () =>
+      socket.write(
+        `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`,
+      ),
+    );
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+      // A bulk string: `$<length>\r\n<text>\r\n`; anything else is one line.
+      const bulk = reply.match(/^\$(\d+)\r\n/);
+      if (bulk ? reply.length >= bulk[0].length + Number(bulk[1]) + 2 : reply.includes('\r\n')) done();
+    });
+    socket.once('error', done);
+    socket.once('close', done);
+  });
+}
+
+/**
+ * Starts a Redis Cluster of three masters on free 127.0.0.1 ports (each with its own folder and cluster bus port),
+ * joins them with `redis-cli --cluster create … --cluster-replicas 0`, and resolves when every node's CLUSTER INFO
+ * says `cluster_state:ok`.
+ * @throws when a server does not come up, the cluster is not created, or it is not ok within 20 s.
+ */
+export async function startCluster(): Promise<RedisCluster> {
+  const binary = redisServerBinary();
+  const cli = redisCliBinary();
+  const children: ChildProcess[] = [];
+  const dirs: string[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(async (proc) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return;
+        const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), STOP_WITHIN_MS);
+        await gone;
+        clearTimeout(timer);
+      }),
+    );
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const ports: number[] = [];
+    for (let node = 0; node < 3; node++) {
+      const dir = mkdtempSync(join(tmpdir(), 'content-platform-redis-cluster-'));
+      dirs.push(dir);
+      folders.add(dir);
+      // Ports probed one at a time, each taken before the next probe: the six differ. (`--cluster-port` names the
+      // bus port: the default, port + 10000, may be past 65535 or taken.)
+      const port = await freePort();
+      let bus = await freePort();
+      while (bus === port || ports.includes(bus)) bus = await freePort();
+      const args = ['--port', String(port), '--cluster-port', String(bus), '--bind', HOST];
+      args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`);
+      args.push('--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir);
+      args.push('--loglevel', 'warning', '--logfile', '');
+      const proc = spawn(binary, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+      children.push(proc);
+      running.add(proc);
+      proc.once('exit', () => running.delete(proc));
+      const deadline = Date.now() + READY_WITHIN_MS;
+      while (!(await ping(port))) {
+        if (Date.now() > deadline || proc.exitCode !== null) {
+          throw new Error(`cluster node on ${HOST}:${port} did not answer PING within ${READY_WITHIN_MS} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      ports.push(port);
+    }
+    const addresses = ports.map((port) => `${HOST}:${port}`);
+    await new Promise<void>((resolve, reject) => {
+      const create = spawn(
+        cli,
+        ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      const keep = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+      };
+      create.stdout?.on('data', keep);
+      create.stderr?.on('data', keep);
+      create.once('error', reject);
+      create.once('exit', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`redis-cli --cluster create exited ${code}: ${output.slice(-2_000)}`)),
+      );
+    });
+    // Every node must know the whole cluster: a client may ask any of them for the slots.
+    const deadline = Date.now() + 2 * READY_WITHIN_MS;
+    for (const port of ports) {
+      while (!(await command(port, ['CLUSTER', 'INFO'])).includes('cluster_state:ok')) {
+        if (Date.now() > deadline)
+          throw new Error(`cluster node ${HOST}:${port} is not cluster_state:ok after 20 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return {
+      nodes: ports.map((port) => ({ host: HOST, port })),
+      urls: ports.map((port) => `redis://${HOST}:${port}`),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

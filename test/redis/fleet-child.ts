@@ -4,15 +4,22 @@
 //   MODE          'create' (pixels.create, unique names), 'validate' (purchases.validate), 'hang' (one pixels.list,
 //                 which the parent makes hang at the server and then kills this process)
 //   BASE_URL      the reference server's origin          API_KEY  the key the whole fleet shares
-//   REDIS_URL     where the store is                     REDIS_CLIENT  'redis' (node-redis, default) or 'ioredis'
+//   REDIS_URL     where the store is (a cluster: one of its nodes)
+//   REDIS_CLIENT  'redis' (node-redis, default), 'ioredis', 'redis-cluster' (node-redis createCluster) or
+//                 'ioredis-cluster' (ioredis Cluster)
+//   START         'await' (default: the client is connected before the first call) or 'background' (the fleet
+//                 guide's start-up that does not block: connect() not awaited, the offline queue off, so calls go
+//                 through the fallback until Redis answers; Redis may well be down when the process starts)
 //   CALLS         how many calls (default 25)            PARALLEL  how many at once (default 3)
 //   NAME          pixel name prefix (unique per run)     CODES  purchase codes to validate, JSON array
 //   TIMEOUT, MAX_CONCURRENT   the client's `timeout` and `rateLimit.maxConcurrent`, when set
 //   CACHE         '1': validations go through a purchase cache on the same Redis store
+//   EXIT          '1': print the result and `process.exit(0)` right after the last call, Redis left open (a cron job)
 // Every log line of the client goes to stderr as one JSON object `{ level, message, fields }`. The result goes to
 // stdout as one JSON line: `{ succeeded, failed, errors: { [name]: count }, store, ms, redisErrors }`. Then the
 // process exits on its own; if anything keeps it alive 3 s after the Redis client is closed, it prints
 // `{ "lingering": true }` to stderr and exits anyway.
+import { writeSync } from 'node:fs';
 import { CatalogClient } from '../../src/catalog/index.js';
 import type { Logger } from '../../src/core/transport/index.js';
 import { ManagementClient } from '../../src/management/index.js';
@@ -38,31 +45,49 @@ const logger: Logger = { error: line('error'), warn: line('warn'), info: line('i
 
 // Redis errors (the server going away) are the client's to report, not to crash on: count them.
 let redisErrors = 0;
+const countError = () => {
+  redisErrors += 1;
+};
+const background = env.START === 'background';
 let closeRedis: () => Promise<void>;
-// Each client goes to redisStore as it is: both must fit its parameter's type (typecheck proves it).
+// Each client goes to redisStore as it is: all four must fit its parameter's type (typecheck proves it).
 let store: ReturnType<typeof redisStore>;
-if (which === 'ioredis') {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url);
-  client.on('error', () => {
-    redisErrors += 1;
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', () => resolve());
-    client.once('end', () => reject(new Error('ioredis could not connect')));
-  });
+if (which === 'ioredis' || which === 'ioredis-cluster') {
+  const { Redis, Cluster } = await import('ioredis');
+  const { hostname, port } = new URL(url);
+  // In the background: ioredis connects by itself; without an offline queue a command it cannot send now fails at
+  // once (the store's fallback) instead of waiting for a connection.
+  const options = background ? { enableOfflineQueue: false } : {};
+  const client =
+    which === 'ioredis'
+      ? new Redis(url, options)
+      : new Cluster([{ host: hostname, port: Number(port) }], options);
+  client.on('error', countError);
+  if (!background) {
+    await new Promise<void>((resolve, reject) => {
+      client.once('ready', () => resolve());
+      client.once('end', () => reject(new Error('ioredis could not connect')));
+    });
+  }
   store = redisStore(client);
   closeRedis = async () => {
     await Promise.race([client.quit().catch(() => {}), sleep(1_000)]);
     client.disconnect();
   };
 } else {
-  const { createClient } = await import('redis');
-  const client = createClient({ url });
-  client.on('error', () => {
-    redisErrors += 1;
-  });
-  await client.connect();
+  const { createClient, createCluster } = await import('redis');
+  const options = background ? { disableOfflineQueue: true } : {};
+  const client =
+    which === 'redis'
+      ? createClient({ url, ...options })
+      : createCluster({ rootNodes: [{ url }], defaults: options });
+  client.on('error', countError);
+  if (background) {
+    // Not awaited: while Redis is down, connect() waits (node-redis reconnects); the store falls back meanwhile.
+    client.connect().catch(countError);
+  } else {
+    await client.connect();
+  }
   store = redisStore(client);
   closeRedis = async () => {
     await Promise.race([client.close().catch(() => {}), sleep(1_000)]);
@@ -132,6 +157,11 @@ await Promise.all(
 const ms = Math.round(performance.now() - started);
 const snapshot = (catalog ?? (mgmt as ManagementClient)).rateLimit;
 const result = { succeeded, failed, errors, store: snapshot.store ?? null, ms, redisErrors };
+if (env.EXIT === '1') {
+  // Synchronously, so nothing else gets a turn of the event loop before the exit.
+  writeSync(1, `${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
 await closeRedis();
 process.stdout.write(`${JSON.stringify(result)}\n`);
 setTimeout(() => {
