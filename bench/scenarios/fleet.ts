@@ -354,7 +354,7 @@ function message(child: ChildProcess): Promise<unknown> {
 }
 
 /** redis-server: REDIS_SERVER, else the first on PATH, else undefined. */
-function redisServerBinary(): string | undefined {
+export function redisServerBinary(): string | undefined {
   const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
   const candidates = process.env.REDIS_SERVER
     ? [process.env.REDIS_SERVER]
@@ -370,7 +370,7 @@ function redisServerBinary(): string | undefined {
 }
 
 /** Starts redis-server on a free 127.0.0.1 port, persistence off, and resolves when it answers PING. */
-async function startRedis(binary: string): Promise<{ port: number; stop: () => Promise<void> }> {
+export async function startRedis(binary: string): Promise<{ port: number; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'content-platform-bench-redis-'));
   const port = await freePort();
   const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir];
@@ -397,7 +397,7 @@ async function startRedis(binary: string): Promise<{ port: number; stop: () => P
   throw new Error(`fleet: redis-server on ${HOST}:${port} did not answer PING within 10 s`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -409,7 +409,7 @@ function freePort(): Promise<number> {
 }
 
 /** One PING over a raw socket; true on `+PONG`. */
-function ping(port: number): Promise<boolean> {
+export function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: HOST, port });
     const done = (ok: boolean) => {

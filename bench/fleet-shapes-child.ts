@@ -1,0 +1,145 @@
+// Child process of the fleet trial (bench/fleet-shapes.ts), run by plain node against the built SDK (dist/).
+// Two roles, by its first argument:
+//   server  a reference server on 127.0.0.1 allowing the key LIMIT requests a second, over IPC: sends `{ url }`,
+//           and on 'report' sends `{ requests, pixels }` (each request's time, method and status; every pixel
+//           name the server stored) and exits.
+//   client  a ManagementClient with default options, plus `rateLimit: { store: redisStore(redis) }` when REDIS_URL
+//           is set, that starts its CALLS pixels.create (unique names, PARALLEL at a time) as soon as it is built.
+//           It writes one JSON line to stdout per event (synchronously, so a process that exits at once has said
+//           everything): `ready`, `call` (each call's end, with the error's name if it failed), `snap` (the
+//           client's `rateLimit` every SNAP_MS, when set), `fallback` / `rejoin` (the store's warn and info lines)
+//           and `done` once the calls are over.
+// Settings of a client: BASE_URL, API_KEY, CALLS, PARALLEL, NAME, REDIS_URL (optional), CLIENT (`redis`: node-redis,
+// default; `ioredis`), CONNECT (`wait`: await the connection, the docs' start-up, default; `nowait`: hand the store
+// a client still connecting), END (`close`: close Redis and let the process end, default; `exit`:
+// `process.exit(0)` right after the last call, Redis left open), SNAP_MS.
+import { writeSync } from 'node:fs';
+
+// The parent going away ends the child, whatever it was doing. The channel itself does not keep a child alive:
+// a client ends when its work is over, or it lingers (the trial counts that).
+process.on('disconnect', () => process.exit(0));
+(process.channel as { unref?: () => void } | undefined)?.unref?.();
+
+if (process.argv[2] === 'server') {
+  const { createReferenceServer, listen } = await import('content-platform-sdk/testing');
+  const key = process.env.API_KEY ?? 'mk_bench_fleet';
+  const api = createReferenceServer({
+    rateLimit: { limit: Number(process.env.LIMIT ?? '10'), windowMs: 1_000 },
+    managementKeys: [key],
+    seed: false,
+  });
+  // [time (epoch ms), method, status] of every answer, for the parent's idle gaps and counts.
+  const requests: [number, string, number][] = [];
+  const http = await listen(
+    {
+      fetch: async (request: Request) => {
+        const response = await api.fetch(request);
+        requests.push([Date.now(), request.method, response.status]);
+        return response;
+      },
+    },
+    { port: 0, host: '127.0.0.1' },
+  );
+  process.send?.({ url: http.url });
+  process.on('message', (m) => {
+    if (m !== 'report') return;
+    const pixels = api.store.pixels(key).map((p) => p.name);
+    process.send?.({ requests, pixels }, () => {
+      void http.close().then(() => process.exit(0));
+    });
+  });
+} else {
+  const env = process.env;
+  const line = (event: Record<string, unknown>) => {
+    const text = `${JSON.stringify({ ...event, t: Date.now() })}\n`;
+    // A pipe may be full for a moment (EAGAIN): the line is written whole or the child says so on stderr.
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      try {
+        writeSync(1, text);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EAGAIN') throw error;
+      }
+    }
+    process.stderr.write('fleet-shapes-child: stdout stayed full\n');
+  };
+  const { ManagementClient } = await import('content-platform-sdk');
+  const calls = Number(env.CALLS ?? '25');
+  const parallel = Number(env.PARALLEL ?? '3');
+  const name = env.NAME ?? `p${process.pid}`;
+  const exitAtOnce = env.END === 'exit';
+  let close = async () => {};
+  let rateLimit = {};
+  if (env.REDIS_URL) {
+    const { redisStore } = await import('content-platform-sdk/redis');
+    const url = env.REDIS_URL;
+    if (env.CLIENT === 'ioredis') {
+      const { Redis } = await import('ioredis');
+      // Without `lazyConnect` ioredis connects on its own, and queues commands meanwhile.
+      const nowait = env.CONNECT === 'nowait';
+      const redis = new Redis(url, { lazyConnect: !nowait });
+      redis.on('error', () => {});
+      if (!nowait) await redis.connect();
+      rateLimit = { rateLimit: { store: redisStore(redis) } };
+      close = async () => {
+        await redis.quit().catch(() => {});
+      };
+    } else {
+      const { createClient } = await import('redis');
+      const redis = createClient({ url }).on('error', () => {});
+      const connecting = redis.connect();
+      if (env.CONNECT === 'nowait') connecting.catch(() => {});
+      else await connecting;
+      rateLimit = { rateLimit: { store: redisStore(redis) } };
+      close = async () => {
+        await redis.close().catch(() => {});
+      };
+    }
+  }
+  // Log lines (a warn for each retry after a 429) are dropped; the store's own are told: a `warn` about the store
+  // is a fall-back to the process's own throttle, an `info` about it a return to the fleet.
+  // Each is a line of its own, so a process killed later has still told them.
+  const quiet = () => {};
+  const logger = {
+    warn: (message: string) => {
+      if (/store/i.test(message)) line({ k: 'fallback' });
+    },
+    info: (message: string) => {
+      if (/store/i.test(message)) line({ k: 'rejoin' });
+    },
+    error: quiet,
+    debug: quiet,
+  };
+  const mgmt = new ManagementClient({
+    baseUrl: env.BASE_URL as string,
+    apiKey: env.API_KEY as string,
+    logger,
+    ...rateLimit,
+  });
+  const snapshot = () => {
+    const { store, queued, inFlight } = mgmt.rateLimit;
+    return { store: store ?? null, queued, inFlight };
+  };
+  const snapMs = Number(env.SNAP_MS ?? '0');
+  const snaps = snapMs > 0 ? setInterval(() => line({ k: 'snap', ...snapshot() }), snapMs) : undefined;
+  line({ k: 'ready' });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, calls) }, async () => {
+      while (next < calls) {
+        const i = next++;
+        try {
+          await mgmt.pixels.create({ name: `${name}-${i}`, type: 'facebook', value: String(1_000_000 + i) });
+          line({ k: 'call' });
+        } catch (error) {
+          line({ k: 'call', e: (error as Error)?.name ?? String(error) });
+        }
+      }
+    }),
+  );
+  if (snaps) clearInterval(snaps);
+  line({ k: 'done', ...snapshot() });
+  // A worker that ends this way drops whatever its clients had not sent yet.
+  if (exitAtOnce) process.exit(0);
+  await close();
+}

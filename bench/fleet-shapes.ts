@@ -1,0 +1,901 @@
+// A trial of the fleet as deployed (issue 33, items 7-9 and "Done when"): real node processes on one key, the built
+// SDK (dist/, plain node) with `rateLimit: { store: redisStore(redis) }`, against a reference server in a child
+// process allowing the key 10 requests a second and a redis-server this tool starts on 127.0.0.1. Every time runs
+// from the first spawn (process start-up included) to the last process's exit, and every ratio is to a baseline
+// measured in the same run, on the same machine, so a busy host slows both sides. A measurement, not a test: it
+// prints what it saw (markdown tables) and fails only when it cannot run.
+//
+//   npm run bench:fleet -- [--shape fleet|serverless|exit|blip]… [--runs N] [--client redis|ioredis]…
+//                          [--parallel N] [--limit S] [--quick] [--out FILE]
+//
+// Shapes (each may be repeated or comma-separated; default all four):
+//   fleet       P × C creates (4 × 100, 8 × 50, 16 × 25), P processes at once, `--parallel` calls in flight each;
+//               and one process doing all P × C without a store (the baseline of each run).
+//   serverless  200 processes × 3 creates, 20 alive at a time (the next spawned as one exits): with the store
+//               (Redis closed at the end), without a store (the baseline), with the store and `process.exit(0)`
+//               right after the last call (Redis never closed); and one process doing the 600.
+//   exit        two processes: A makes 5 creates and `process.exit(0)`s right after its last call, B makes 80;
+//               B's wall time against B alone.
+//   blip        30 creates handed to one process while Redis is down, Redis started 3 s later: when each call
+//               ends, how many still wait at 10/30/60 s, and `client.rateLimit` over time; then a 4 × 50 fleet
+//               with `CLIENT PAUSE 3000` mid-run against the same fleet unpaused.
+// `--client` (default: both for fleet, node-redis for the others) picks the Redis client of the children; `--quick`
+// runs small sizes (for checking the tool, not for figures); `--limit` overrides each run's time limit (seconds),
+// past which every process still running is killed and counted as hung.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createClient } from 'redis';
+import { pkgVersion, root } from './lib/env.ts';
+import { fx, median } from './lib/stats.ts';
+import { freePort, ping, redisServerBinary, startRedis } from './scenarios/fleet.ts';
+
+const HOST = '127.0.0.1';
+const CHILD = fileURLToPath(new URL('fleet-shapes-child.ts', import.meta.url));
+const API_KEY = 'mk_bench_fleet_shapes_key';
+// The server's limit: requests a second, per key.
+const LIMIT = 10;
+// A process that has said `done` and is still alive this much later is killed and counted as lingering.
+const LINGER_MS = 3_000;
+// The blip: Redis comes up this long after the calls are handed over; `CLIENT PAUSE` lasts this long.
+const BLIP_MS = 3_000;
+const PAUSE_MS = 3_000;
+
+type ClientName = 'redis' | 'ioredis';
+type ShapeName = 'fleet' | 'serverless' | 'exit' | 'blip';
+
+// ————— the command line —————
+
+const { values } = parseArgs({
+  options: {
+    shape: { type: 'string', multiple: true },
+    runs: { type: 'string', default: '5' },
+    client: { type: 'string', multiple: true },
+    parallel: { type: 'string', default: '4' },
+    limit: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
+const shapes = list(values.shape) as ShapeName[];
+for (const s of shapes) {
+  if (!['fleet', 'serverless', 'exit', 'blip'].includes(s)) usage(`unknown shape ${s}`);
+}
+const clients = list(values.client) as ClientName[];
+for (const c of clients) if (c !== 'redis' && c !== 'ioredis') usage(`unknown client ${c}`);
+const runs = Number(values.runs);
+const parallel = Number(values.parallel);
+const quick = values.quick;
+const limitOverride = values.limit === undefined ? undefined : Number(values.limit) * 1000;
+if (!Number.isInteger(runs) || runs < 1) usage('--runs takes a whole number ≥ 1');
+if (!Number.isInteger(parallel) || parallel < 1) usage('--parallel takes a whole number ≥ 1');
+if (limitOverride !== undefined && !(limitOverride > 0)) usage('--limit takes seconds > 0');
+
+function usage(message: string): never {
+  console.error(
+    `fleet-shapes: ${message}\nusage: node bench/fleet-shapes.ts [--shape fleet|serverless|exit|blip]… [--runs N] ` +
+      '[--client redis|ioredis]… [--parallel N] [--limit S] [--quick] [--out FILE]',
+  );
+  process.exit(2);
+}
+
+// Sizes; --quick keeps each shape's form with fewer calls (the fleets keep one total, so one baseline serves).
+const SIZES = quick
+  ? {
+      fleets: [
+        [4, 12],
+        [8, 6],
+        [16, 3],
+      ] as [number, number][],
+      serverless: { processes: 30, calls: 3, alive: 10 },
+      exit: { a: 5, b: 30 },
+      blip: { calls: 30, checks: [10, 20], pause: [4, 15] as [number, number], pauseAtMs: 2_500 },
+    }
+  : {
+      fleets: [
+        [4, 100],
+        [8, 50],
+        [16, 25],
+      ] as [number, number][],
+      serverless: { processes: 200, calls: 3, alive: 20 },
+      exit: { a: 5, b: 80 },
+      blip: { calls: 30, checks: [10, 30, 60], pause: [4, 50] as [number, number], pauseAtMs: 8_000 },
+    };
+
+// ————— children: every one is killed when this process ends —————
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of live) child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
+function spawnChild(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [CHILD, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+// ————— one job: a server, processes spawned (at most `alive` at once), their events —————
+
+/** One client process to run. */
+interface ProcSpec {
+  name: string;
+  calls: number;
+  parallel: number;
+  redisUrl?: string | undefined;
+  client?: ClientName | undefined;
+  /** `exit`: `process.exit(0)` right after the last call, Redis left open. */
+  end?: 'close' | 'exit';
+  /** `nowait`: the store gets a Redis client still connecting. */
+  connect?: 'wait' | 'nowait';
+  snapMs?: number;
+}
+
+interface Snap {
+  t: number;
+  store: string | null;
+  queued: number;
+  inFlight: number;
+}
+
+/** What one process did (times are epoch ms). */
+interface ProcRun {
+  spec: ProcSpec;
+  spawnedAt?: number;
+  readyAt?: number;
+  doneAt?: number;
+  exitAt?: number;
+  /** Each call's end, with its error's name when it failed. */
+  calls: { t: number; e?: string }[];
+  snaps: Snap[];
+  fallbacks: number;
+  rejoins: number;
+  /** `hung`: killed at the limit before `done` (or never started); `lingered`: alive `LINGER_MS` after `done`. */
+  killed?: 'hung' | 'lingered';
+  /** How it ended: `code 0`, `SIGKILL`… */
+  exit?: string;
+  stderr: string;
+}
+
+interface Job {
+  procs: ProcSpec[];
+  /** Processes alive at once (the next is spawned as one exits). */
+  alive: number;
+  limitMs: number;
+  /** Called with the first spawn's time; may start timers (cleared by `stop`). */
+  onStart?: (t0: number) => void;
+  /** Every line of every process, as it comes. */
+  onLine?: (proc: ProcRun, event: Record<string, unknown>) => void;
+}
+
+interface JobRun {
+  t0: number;
+  /** The last process's exit (or the limit). */
+  end: number;
+  hitLimit: boolean;
+  procs: ProcRun[];
+  /** Every answer of the server: [epoch ms, method, status]. */
+  requests: [number, string, number][];
+  /** Every pixel name the server stored. */
+  pixels: string[];
+}
+
+async function runJob(job: Job): Promise<JobRun> {
+  const server = spawnChild(['server'], { API_KEY, LIMIT: String(LIMIT) });
+  try {
+    const { url } = (await nextMessage(server)) as { url: string };
+    const procs: ProcRun[] = job.procs.map((spec) => ({
+      spec,
+      calls: [],
+      snaps: [],
+      fallbacks: 0,
+      rejoins: 0,
+      stderr: '',
+    }));
+    const t0 = Date.now();
+    let hitLimit = false;
+    const running = new Set<ChildProcess>();
+    const { end } = await new Promise<{ end: number }>((resolve) => {
+      let next = 0;
+      let last = t0;
+      const limitTimer = setTimeout(() => {
+        hitLimit = true;
+        for (const p of procs.slice(next)) p.killed = 'hung';
+        next = procs.length;
+        for (const child of running) child.kill('SIGKILL');
+        if (running.size === 0) resolve({ end: Date.now() });
+      }, job.limitMs);
+      const spawnNext = () => {
+        while (running.size < job.alive && next < procs.length) {
+          const proc = procs[next++] as ProcRun;
+          const child = spawnClient(url, proc);
+          running.add(child);
+          let linger: NodeJS.Timeout | undefined;
+          const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+          lines.on('line', (text) => {
+            if (!text.startsWith('{')) return;
+            const event = JSON.parse(text) as Record<string, unknown> & { k: string; t: number };
+            switch (event.k) {
+              case 'ready':
+                proc.readyAt = event.t;
+                break;
+              case 'call':
+                proc.calls.push(event.e === undefined ? { t: event.t } : { t: event.t, e: String(event.e) });
+                break;
+              case 'snap':
+                proc.snaps.push(event as unknown as Snap);
+                break;
+              case 'fallback':
+                proc.fallbacks += 1;
+                break;
+              case 'rejoin':
+                proc.rejoins += 1;
+                break;
+              case 'done':
+                proc.doneAt = event.t;
+                linger = setTimeout(() => {
+                  proc.killed = 'lingered';
+                  child.kill('SIGKILL');
+                }, LINGER_MS);
+                break;
+            }
+            job.onLine?.(proc, event);
+          });
+          child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+            proc.stderr = (proc.stderr + chunk).slice(-2_000);
+          });
+          child.once('close', (code, signal) => {
+            clearTimeout(linger);
+            proc.exitAt = Date.now();
+            proc.exit = signal ?? `code ${code}`;
+            if (proc.doneAt === undefined && proc.killed === undefined && hitLimit) proc.killed = 'hung';
+            last = Math.max(last, proc.exitAt);
+            running.delete(child);
+            if (!hitLimit) spawnNext();
+            if (running.size === 0 && next >= procs.length) {
+              clearTimeout(limitTimer);
+              resolve({ end: hitLimit ? t0 + job.limitMs : last });
+            }
+          });
+        }
+      };
+      spawnNext();
+      job.onStart?.(t0);
+    });
+    const reported = nextMessage(server);
+    server.send('report');
+    const { requests, pixels } = (await reported) as {
+      requests: [number, string, number][];
+      pixels: string[];
+    };
+    return { t0, end, hitLimit, procs, requests, pixels };
+  } finally {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  }
+}
+
+function spawnClient(url: string, proc: ProcRun): ChildProcess {
+  const s = proc.spec;
+  proc.spawnedAt = Date.now();
+  return spawnChild(['client'], {
+    BASE_URL: url,
+    API_KEY,
+    CALLS: String(s.calls),
+    PARALLEL: String(s.parallel),
+    NAME: s.name,
+    CLIENT: s.client ?? 'redis',
+    END: s.end ?? 'close',
+    CONNECT: s.connect ?? 'wait',
+    SNAP_MS: String(s.snapMs ?? 0),
+    ...(s.redisUrl ? { REDIS_URL: s.redisUrl } : {}),
+  });
+}
+
+/** The next IPC message of `child`; rejects when it exits first. */
+function nextMessage(child: ChildProcess): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let tail = '';
+    const onData = (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-2_000);
+    };
+    child.stderr?.on('data', onData);
+    const onMessage = (m: unknown) => {
+      child.off('close', onClose);
+      child.stderr?.off('data', onData);
+      resolve(m);
+    };
+    const onClose = (code: number | null, signal: string | null) => {
+      child.off('message', onMessage);
+      reject(
+        new Error(
+          `fleet-shapes: a child exited (${signal ?? `code ${code}`}) before it answered: ${tail.trim()}`,
+        ),
+      );
+    };
+    child.once('message', onMessage);
+    child.once('close', onClose);
+  });
+}
+
+// ————— what a job's figures are —————
+
+interface Figures {
+  asked: number;
+  failed: number;
+  errors: Record<string, number>;
+  /** Processes killed at the limit before their calls ended (or never started). */
+  hung: number;
+  /** Calls with no end by the limit. */
+  pending: number;
+  /** Processes alive `LINGER_MS` after their calls ended (killed). */
+  lingered: number;
+  /** Processes that ended with another code than 0 without saying `done`. */
+  crashed: number;
+  /** 429 and 201 answers to the creates. */
+  limited: number;
+  created: number;
+  /** Pixels the server stored, and of them distinct names that were asked. */
+  stored: number;
+  storedOnce: number;
+  wallMs: number;
+  hitLimit: boolean;
+  /** The longest time the server received nothing, between its first and last request. */
+  idleMs: number;
+  fallbacks: number;
+  rejoins: number;
+  /** Median spawn → client ready (process start-up, imports, Redis connected). */
+  startupMs: number;
+}
+
+function figures(run: JobRun): Figures {
+  const errors: Record<string, number> = {};
+  let failed = 0;
+  let ended = 0;
+  for (const p of run.procs) {
+    for (const c of p.calls) {
+      ended += 1;
+      if (c.e !== undefined) {
+        failed += 1;
+        errors[c.e] = (errors[c.e] ?? 0) + 1;
+      }
+    }
+  }
+  const asked = run.procs.reduce((sum, p) => sum + p.spec.calls, 0);
+  const posts = run.requests.filter(([, method]) => method === 'POST');
+  const names = new Set(
+    run.procs.flatMap((p) => Array.from({ length: p.spec.calls }, (_, i) => `${p.spec.name}-${i}`)),
+  );
+  const counts = new Map<string, number>();
+  for (const name of run.pixels) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const times = run.requests.map(([t]) => t).sort((a, b) => a - b);
+  let idleMs = 0;
+  for (let i = 1; i < times.length; i += 1)
+    idleMs = Math.max(idleMs, (times[i] as number) - (times[i - 1] as number));
+  const startups = run.procs.flatMap((p) =>
+    p.readyAt !== undefined && p.spawnedAt !== undefined ? [p.readyAt - p.spawnedAt] : [],
+  );
+  return {
+    asked,
+    failed,
+    errors,
+    hung: run.procs.filter((p) => p.killed === 'hung').length,
+    pending: asked - ended,
+    lingered: run.procs.filter((p) => p.killed === 'lingered').length,
+    crashed: run.procs.filter((p) => p.doneAt === undefined && p.killed === undefined && p.exit !== 'code 0')
+      .length,
+    limited: posts.filter(([, , status]) => status === 429).length,
+    created: posts.filter(([, , status]) => status === 201).length,
+    stored: run.pixels.length,
+    storedOnce: [...counts].filter(([name, n]) => n === 1 && names.has(name)).length,
+    wallMs: run.end - run.t0,
+    hitLimit: run.hitLimit,
+    idleMs,
+    fallbacks: run.procs.reduce((sum, p) => sum + p.fallbacks, 0),
+    rejoins: run.procs.reduce((sum, p) => sum + p.rejoins, 0),
+    startupMs: startups.length > 0 ? median(startups) : Number.NaN,
+  };
+}
+
+const seconds = (ms: number) => `${fx(ms / 1000, 1)} s`;
+const failedCell = (f: Figures) => {
+  const why = Object.entries(f.errors)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
+  return `${f.failed}${why ? ` (${why})` : ''}`;
+};
+const hungCell = (f: Figures) =>
+  `${f.hung}${f.pending > 0 ? ` (${f.pending} calls)` : ''}${f.lingered > 0 ? `, ${f.lingered} lingered` : ''}` +
+  `${f.crashed > 0 ? `, ${f.crashed} crashed` : ''}`;
+const createdCell = (f: Figures) =>
+  `${f.created} / ${f.asked}${f.storedOnce === f.asked && f.stored === f.asked ? '' : ` (stored ${f.stored}, once ${f.storedOnce})`}`;
+const wallCell = (f: Figures) => (f.hitLimit ? `> ${seconds(f.wallMs)} (limit)` : seconds(f.wallMs));
+const ratio = (a: Figures, b: Figures) => `${fx(a.wallMs / b.wallMs)}×${a.hitLimit ? ' (≥)' : ''}`;
+
+/** Time limit of a job expected to take `calls / LIMIT` seconds, unless `--limit` says otherwise. */
+const limitFor = (calls: number, floorS = 60) =>
+  limitOverride ?? Math.max(floorS * 1000, 3 * (calls / LIMIT) * 1000);
+
+// ————— Redis —————
+
+interface RedisServer {
+  port: number;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function redis(binary: string): Promise<RedisServer> {
+  const r = await startRedis(binary);
+  return { ...r, url: `redis://${HOST}:${r.port}` };
+}
+
+/** A redis-server on `port` (the blip's: a port nothing listened on until now), resolved once it answers PING. */
+async function redisOn(binary: string, port: number): Promise<{ stop: () => void }> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'content-platform-bench-redis-'));
+  const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir];
+  const child = spawn(binary, [...args, '--daemonize', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+  live.add(child);
+  const stop = () => {
+    child.kill('SIGKILL');
+    live.delete(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    if (await ping(port)) return { stop };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  stop();
+  throw new Error(`fleet-shapes: redis-server on ${HOST}:${port} did not answer PING within 10 s`);
+}
+
+async function flush(url: string): Promise<void> {
+  const admin = await createClient({ url })
+    .on('error', () => {})
+    .connect();
+  await admin.flushAll();
+  admin.destroy();
+}
+
+// ————— the shapes —————
+
+const out: string[] = [];
+const say = (...lines: string[]) => {
+  for (const line of lines) console.log(line);
+  out.push(...lines);
+};
+const progress = (text: string) => process.stderr.write(`${text}\n`);
+
+function fleetProcs(
+  p: number,
+  c: number,
+  tag: string,
+  store?: { url: string; client: ClientName },
+): ProcSpec[] {
+  return Array.from({ length: p }, (_, i) => ({
+    name: `${tag}-${i}`,
+    calls: c,
+    parallel: p === 1 ? Math.min(c, 16) : parallel,
+    redisUrl: store?.url,
+    client: store?.client,
+  }));
+}
+
+async function fleetShape(binary: string, names: ClientName[]): Promise<void> {
+  const r = await redis(binary);
+  try {
+    const total = (SIZES.fleets[0] as [number, number])[0] * (SIZES.fleets[0] as [number, number])[1];
+    say(
+      '## Fleets from first spawn',
+      '',
+      `P processes spawned at once, each C \`pixels.create\` (unique names, ${parallel} in flight) with`,
+      '`rateLimit: { store: redisStore(redis) }`; the baseline of each run is one process doing all',
+      `${total} without a store (16 in flight). Server: ${LIMIT} a second on the key, so ${total} calls take at least`,
+      `${fx(total / LIMIT - 1, 0)} s. Wall: first spawn → last exit. "Longest idle": the longest time the server`,
+      'received nothing, between its first and last request. Target (issue 33): 0 failed, 0 hung, ≤ 1.25×.',
+      '',
+      '| run | client | P × C | failed | hung | 429s | created / asked | wall | × one process | longest idle | fallbacks | start-up (median) |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    const ratios = new Map<string, { r: number[]; failed: number; hung: number }>();
+    for (let run = 1; run <= runs; run += 1) {
+      await flush(r.url);
+      progress(`fleet run ${run}: one process × ${total}, no store`);
+      const base = figures(
+        await runJob({ procs: fleetProcs(1, total, `one${run}`), alive: 1, limitMs: limitFor(total) }),
+      );
+      say(
+        `| ${run} | (none) | 1 × ${total} | ${failedCell(base)} | ${hungCell(base)} | ${base.limited} | ${createdCell(base)} | ` +
+          `${wallCell(base)} | 1.00× | ${seconds(base.idleMs)} | – | ${fx(base.startupMs, 0)} ms |`,
+      );
+      for (const client of names) {
+        for (const [p, c] of SIZES.fleets) {
+          await flush(r.url);
+          progress(`fleet run ${run}: ${client} ${p} × ${c}`);
+          const f = figures(
+            await runJob({
+              procs: fleetProcs(p, c, `f${run}${client}${p}`, { url: r.url, client }),
+              alive: p,
+              limitMs: limitFor(p * c),
+            }),
+          );
+          say(
+            `| ${run} | ${client} | ${p} × ${c} | ${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ` +
+              `${wallCell(f)} | ${ratio(f, base)} | ${seconds(f.idleMs)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms |`,
+          );
+          const key = `${client} ${p} × ${c}`;
+          const agg = ratios.get(key) ?? { r: [], failed: 0, hung: 0 };
+          agg.r.push(f.wallMs / base.wallMs);
+          agg.failed += f.failed;
+          agg.hung += f.hung;
+          ratios.set(key, agg);
+        }
+      }
+    }
+    say(
+      '',
+      `Over ${runs} run(s):`,
+      '',
+      '| client, P × C | failed | hung | × one process (median) | (max) |',
+      '|---|---:|---:|---:|---:|',
+      ...[...ratios].map(
+        ([key, a]) => `| ${key} | ${a.failed} | ${a.hung} | ${fx(median(a.r))}× | ${fx(Math.max(...a.r))}× |`,
+      ),
+      '',
+    );
+  } finally {
+    await r.stop();
+  }
+}
+
+async function serverlessShape(binary: string, client: ClientName): Promise<void> {
+  const { processes, calls, alive } = SIZES.serverless;
+  const total = processes * calls;
+  const r = await redis(binary);
+  try {
+    say(
+      `## Serverless: ${processes} processes × ${calls} creates, ${alive} alive at a time`,
+      '',
+      `Each process starts, builds its client (${client}, awaiting the connection, when it has a store), makes`,
+      `${calls} creates at once and ends; the next is spawned as one exits. Wall: first spawn → last exit. A process`,
+      `alive ${LINGER_MS / 1000} s after its last call is killed ("lingered"). Baselines of each run: the same spawn`,
+      `pattern without a store, and one process doing the ${total} (16 in flight). Target (issue 33): 0 failed,`,
+      '0 hung, within 1.3× the same spawn pattern without a store, also when processes exit without closing Redis.',
+      '',
+      '| run | variant | failed | hung | 429s | created / asked | wall | × no store | × one process | longest idle | fallbacks | start-up (median) |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    const limitMs = limitFor(total, 120);
+    const serverless = (tag: string, store: boolean, end: 'close' | 'exit'): ProcSpec[] =>
+      Array.from({ length: processes }, (_, i) => ({
+        name: `${tag}-${i}`,
+        calls,
+        parallel: calls,
+        redisUrl: store ? r.url : undefined,
+        client,
+        end,
+      }));
+    const agg = { shared: [] as number[], exited: [] as number[] };
+    for (let run = 1; run <= runs; run += 1) {
+      progress(`serverless run ${run}: one process × ${total}`);
+      const one = figures(await runJob({ procs: fleetProcs(1, total, `one${run}`), alive: 1, limitMs }));
+      progress(`serverless run ${run}: no store`);
+      const none = figures(await runJob({ procs: serverless(`n${run}`, false, 'close'), alive, limitMs }));
+      await flush(r.url);
+      progress(`serverless run ${run}: store, Redis closed`);
+      const shared = figures(await runJob({ procs: serverless(`s${run}`, true, 'close'), alive, limitMs }));
+      await flush(r.url);
+      progress(`serverless run ${run}: store, process.exit(0)`);
+      const exited = figures(await runJob({ procs: serverless(`x${run}`, true, 'exit'), alive, limitMs }));
+      const row = (label: string, f: Figures) =>
+        `| ${run} | ${label} | ${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${wallCell(f)} | ` +
+        `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms |`;
+      say(
+        row(`one process × ${total}, no store`, one),
+        row('no store', none),
+        row('store, Redis closed', shared),
+        row('store, `process.exit(0)` after the last call', exited),
+      );
+      agg.shared.push(shared.wallMs / none.wallMs);
+      agg.exited.push(exited.wallMs / none.wallMs);
+    }
+    say(
+      '',
+      `Store / no store over ${runs} run(s), median (max): Redis closed ${fx(median(agg.shared))}× ` +
+        `(${fx(Math.max(...agg.shared))}×), \`process.exit(0)\` ${fx(median(agg.exited))}× ` +
+        `(${fx(Math.max(...agg.exited))}×).`,
+      '',
+    );
+  } finally {
+    await r.stop();
+  }
+}
+
+async function exitShape(binary: string, client: ClientName): Promise<void> {
+  const { a, b } = SIZES.exit;
+  const r = await redis(binary);
+  try {
+    say(
+      '## A worker that exits right after its last call',
+      '',
+      `Two processes on the key, spawned at once, with the store (${client}): A makes ${a} creates and`,
+      `\`process.exit(0)\`s right after its last call (Redis not closed); B makes ${b}. B's wall (its spawn → its last`,
+      `call's end) against B alone with the store in the same run. At ${LIMIT} a second B needs about`,
+      `${fx(b / LIMIT, 0)} s; the target (issue 33) is that A costs B no more than one server window (1 s here).`,
+      '',
+      '| run | B alone | B with A | B with A − B alone | A (spawn → exit) | failed | hung | 429s | created / asked | longest idle |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    const lastCall = (p: ProcRun) => Math.max(...p.calls.map((c) => c.t)) - (p.spawnedAt as number);
+    for (let run = 1; run <= runs; run += 1) {
+      await flush(r.url);
+      progress(`exit run ${run}: B alone`);
+      const aloneRun = await runJob({
+        procs: [{ name: `b${run}`, calls: b, parallel, redisUrl: r.url, client }],
+        alive: 1,
+        limitMs: limitFor(b),
+      });
+      await flush(r.url);
+      progress(`exit run ${run}: A and B`);
+      const pair = await runJob({
+        procs: [
+          { name: `a${run}`, calls: a, parallel, redisUrl: r.url, client, end: 'exit' },
+          { name: `ab${run}`, calls: b, parallel, redisUrl: r.url, client },
+        ],
+        alive: 2,
+        limitMs: limitFor(b),
+      });
+      const f = figures(pair);
+      const [pa, pb] = pair.procs as [ProcRun, ProcRun];
+      const alone = pair.hitLimit ? Number.NaN : lastCall(aloneRun.procs[0] as ProcRun);
+      const withA = pb.calls.length === b ? lastCall(pb) : Number.NaN;
+      say(
+        `| ${run} | ${seconds(alone)} | ${Number.isNaN(withA) ? `> ${seconds(f.wallMs)} (hung)` : seconds(withA)} | ` +
+          `${fx(withA - alone, 0)} ms | ${pa.exitAt ? seconds(pa.exitAt - (pa.spawnedAt as number)) : '–'} | ` +
+          `${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${seconds(f.idleMs)} |`,
+      );
+    }
+    say('');
+  } finally {
+    await r.stop();
+  }
+}
+
+async function blipShape(binary: string, client: ClientName): Promise<void> {
+  const { calls, checks, pause, pauseAtMs } = SIZES.blip;
+  const lastCheck = checks[checks.length - 1] as number;
+  say(
+    '## A Redis blip',
+    '',
+    `**Redis down at the start.** ${calls} creates handed at once to one process (${client}) whose store's client`,
+    'is still connecting (the store gets it unconnected: nothing listens on its port yet); redis-server started on',
+    `that port ${BLIP_MS / 1000} s after the calls were handed over (t = 0: the process's \`ready\` line, right`,
+    `before its calls). Time limit ${lastCheck + 5} s. "Own count": calls the process has not seen end. Target`,
+    '(issue 33): no call waiting past one window (1 s) after Redis answers again, and the snapshot counts every',
+    'waiting call.',
+    '',
+  );
+  const series: string[] = [];
+  const rows: string[] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const port = await freePort();
+    let handed = 0;
+    let up = 0;
+    let redisServer: { stop: () => void } | undefined;
+    let starting: Promise<void> | undefined;
+    let blipTimer: NodeJS.Timeout | undefined;
+    progress(`blip run ${run}: Redis down, up at ${BLIP_MS / 1000} s`);
+    try {
+      const job = await runJob({
+        procs: [
+          {
+            name: `blip${run}`,
+            calls,
+            parallel: calls,
+            redisUrl: `redis://${HOST}:${port}`,
+            client,
+            connect: 'nowait',
+            snapMs: 250,
+          },
+        ],
+        alive: 1,
+        limitMs: limitOverride ?? (lastCheck + 5) * 1000,
+        onLine: (_proc, event) => {
+          if (event.k !== 'ready') return;
+          handed = event.t as number;
+          blipTimer = setTimeout(() => {
+            starting = redisOn(binary, port).then((s) => {
+              redisServer = s;
+              up = Date.now();
+            });
+          }, BLIP_MS);
+        },
+      });
+      await starting;
+      const f = figures(job);
+      const proc = job.procs[0] as ProcRun;
+      const ends = proc.calls.map((c) => c.t - handed).sort((x, y) => x - y);
+      const waitingAt = (s: number) => calls - ends.filter((t) => t <= s * 1000).length;
+      const lastEnd = ends.length === calls ? (ends[ends.length - 1] as number) : Number.NaN;
+      rows.push(
+        `| ${run} | ${up ? seconds(up - handed) : '–'} | ${checks.map((s) => waitingAt(s)).join(' / ')} | ` +
+          `${Number.isNaN(lastEnd) ? `– (${calls - ends.length} never)` : seconds(lastEnd)} | ` +
+          `${up && !Number.isNaN(lastEnd) ? seconds(lastEnd - (up - handed)) : '–'} | ${failedCell(f)} | ${hungCell(f)} | ` +
+          `${f.limited} | ${createdCell(f)} | ${proc.fallbacks} / ${proc.rejoins} |`,
+      );
+      series.push(
+        `Run ${run}, each call's end (s after the hand-over): ${ends.map((t) => fx(t / 1000, 1)).join(' ')}`,
+        '',
+        '| t | store | queued | inFlight | queued + inFlight | waiting (own count) |',
+        '|---:|---|---:|---:|---:|---:|',
+        ...snapTimes(lastCheck).flatMap((s) => {
+          const at = handed + s * 1000;
+          const snap = [...proc.snaps].reverse().find((x) => x.t <= at);
+          if (snap === undefined) return [];
+          const own = calls - proc.calls.filter((c) => c.t <= snap.t).length;
+          const gap = snap.queued + snap.inFlight < own ? ' ⚠' : '';
+          return [
+            `| ${s} s | ${snap.store} | ${snap.queued} | ${snap.inFlight} | ${snap.queued + snap.inFlight}${gap} | ${own} |`,
+          ];
+        }),
+        '',
+      );
+    } finally {
+      clearTimeout(blipTimer);
+      await starting?.catch(() => {});
+      redisServer?.stop();
+    }
+  }
+  say(
+    `| run | Redis up at | waiting at ${checks.map((s) => `${s}`).join(' / ')} s | last call ends | … after Redis is up | failed | hung | 429s | created / asked | fallbacks / rejoins |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    "The client's `rateLimit` (its last snapshot at or before t; ⚠: it counts fewer calls than are waiting):",
+    '',
+    ...series,
+  );
+  await pauseShape(binary, client, pause, pauseAtMs);
+}
+
+/** Seconds at which the blip's snapshot series is shown. */
+function snapTimes(last: number): number[] {
+  return [0.5, 1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 45, 60, 90].filter((s) => s <= last);
+}
+
+async function pauseShape(
+  binary: string,
+  client: ClientName,
+  [p, c]: [number, number],
+  atMs: number,
+): Promise<void> {
+  const r = await redis(binary);
+  try {
+    say(
+      `**\`CLIENT PAUSE ${PAUSE_MS}\` mid-run.** A ${p} × ${c} fleet (${client}, ${parallel} in flight each) with the`,
+      `store; ${atMs / 1000} s after the first spawn an admin connection sends \`CLIENT PAUSE ${PAUSE_MS}\`. Against the`,
+      'same fleet unpaused in the same run. "First request after": when the server next heard from the fleet after',
+      'Redis answered again (the pause\'s end); "longest idle after": the longest silence from then on.',
+      '',
+      '| run | variant | failed | hung | 429s | created / asked | wall | × unpaused | first request after | longest idle after | fallbacks / rejoins |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (let run = 1; run <= runs; run += 1) {
+      await flush(r.url);
+      progress(`pause run ${run}: unpaused`);
+      const plain = figures(
+        await runJob({
+          procs: fleetProcs(p, c, `u${run}`, { url: r.url, client }),
+          alive: p,
+          limitMs: limitFor(p * c),
+        }),
+      );
+      await flush(r.url);
+      progress(`pause run ${run}: CLIENT PAUSE`);
+      const admin = await createClient({ url: r.url })
+        .on('error', () => {})
+        .connect();
+      let timer: NodeJS.Timeout | undefined;
+      let resumed = 0;
+      try {
+        const job = await runJob({
+          procs: fleetProcs(p, c, `p${run}`, { url: r.url, client }),
+          alive: p,
+          limitMs: limitFor(p * c),
+          onStart: (t0) => {
+            timer = setTimeout(
+              () => {
+                resumed = Date.now() + PAUSE_MS;
+                void admin.sendCommand(['CLIENT', 'PAUSE', String(PAUSE_MS)]).catch(() => {});
+              },
+              Math.max(0, t0 + atMs - Date.now()),
+            );
+          },
+        });
+        const f = figures(job);
+        const after = job.requests.map(([t]) => t).filter((t) => t >= resumed);
+        let idle = 0;
+        for (let i = 1; i < after.length; i += 1)
+          idle = Math.max(idle, (after[i] as number) - (after[i - 1] as number));
+        const first = after.length > 0 && resumed > 0 ? `+${fx((after[0] as number) - resumed, 0)} ms` : '–';
+        const row = (label: string, g: Figures, extra: string) =>
+          `| ${run} | ${label} | ${failedCell(g)} | ${hungCell(g)} | ${g.limited} | ${createdCell(g)} | ${wallCell(g)} | ` +
+          `${ratio(g, plain)} | ${extra} | ${g.fallbacks} / ${g.rejoins} |`;
+        say(
+          row('unpaused', plain, '– | –'),
+          row(
+            `\`CLIENT PAUSE ${PAUSE_MS}\` at ${atMs / 1000} s`,
+            f,
+            `${first} | ${resumed ? `${fx(idle, 0)} ms` : '–'}`,
+          ),
+        );
+      } finally {
+        clearTimeout(timer);
+        admin.destroy();
+      }
+    }
+    say('');
+  } finally {
+    await r.stop();
+  }
+}
+
+// ————— main —————
+
+const binary = redisServerBinary();
+if (binary === undefined) {
+  console.error('fleet-shapes: redis-server is not installed (not on PATH, nor REDIS_SERVER).');
+  process.exit(1);
+}
+const cpu = os.cpus();
+const sdkVersion = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
+say(
+  '# The fleet as deployed (bench/fleet-shapes.ts)',
+  '',
+  `- CPU: ${cpu[0]?.model.trim() ?? 'unknown'} × ${cpu.length}; load average at start ${os
+    .loadavg()
+    .map((n) => fx(n))
+    .join(' ')}`,
+  `- Node ${process.version}; SDK ${sdkVersion} as built in dist/; redis ${pkgVersion('redis')}, ` +
+    `ioredis ${pkgVersion('ioredis')}`,
+  `- ${new Date().toISOString()}; ${runs} run(s) of each shape${quick ? '; **quick sizes** (checking the tool, not figures)' : ''}`,
+  '',
+);
+const chosen = shapes.length > 0 ? shapes : (['fleet', 'serverless', 'exit', 'blip'] as ShapeName[]);
+const started = Date.now();
+for (const shape of chosen) {
+  const names: ClientName[] =
+    clients.length > 0 ? clients : shape === 'fleet' ? ['redis', 'ioredis'] : ['redis'];
+  if (shape === 'fleet') await fleetShape(binary, names);
+  for (const client of shape === 'fleet' ? [] : names) {
+    if (shape === 'serverless') await serverlessShape(binary, client);
+    if (shape === 'exit') await exitShape(binary, client);
+    if (shape === 'blip') await blipShape(binary, client);
+  }
+}
+say(
+  `Took ${seconds(Date.now() - started)}; load average at the end ${os
+    .loadavg()
+    .map((n) => fx(n))
+    .join(' ')}.`,
+  '',
+);
+if (values.out) {
+  writeFileSync(values.out, `${out.join('\n')}\n`);
+  progress(`wrote ${values.out}`);
+}
