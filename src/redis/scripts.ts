@@ -87,10 +87,10 @@ export const RELEASE = `return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
  * then the tokens.
  */
 export const HOLD = `${NOW}
-local until = now + tonumber(ARGV[1])
+local ends = now + tonumber(ARGV[1])
 for i = 4, #ARGV do
-  if ARGV[2] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', until, ARGV[i])
-  else redis.call('ZADD', KEYS[1], until, ARGV[i]) end
+  if ARGV[2] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ends, ARGV[i])
+  else redis.call('ZADD', KEYS[1], ends, ARGV[i]) end
 end
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]))
 return #ARGV - 3`;

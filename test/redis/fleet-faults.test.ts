@@ -1,0 +1,293 @@
+// The fleet under ordinary faults (issue 33, items 1-7): a worker that exits right after its last call, a Redis that
+// stalls, two clients with different caps on one key, many clients in one process, turns granted while Redis was
+// down, hand-edited state, and calls that wait through an outage. Real redis-server, real sockets, real processes
+// where the item is about processes.
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APIUserAbortError, RateLimitError } from '../../src/core/errors/index.js';
+import type { Logger } from '../../src/core/transport/index.js';
+import { ManagementClient } from '../../src/management/index.js';
+import { stateName } from '../../src/redis/client.js';
+import { redisStore } from '../../src/redis/index.js';
+import {
+  createReferenceServer,
+  type FetchHandler,
+  type ListeningServer,
+  listen,
+} from '../../src/testing/index.js';
+import { type RedisServer, startRedis, useRedis } from '../helpers/redis.js';
+import { describeRun, killAll, spawnChild, until } from './children.js';
+
+const KEY = 'mk_QX7FLEETFAULTSZK_key';
+const redis = useRedis();
+
+const api = createReferenceServer({ rateLimit: { limit: 10, windowMs: 1_000 }, managementKeys: [KEY] });
+/** What the server in front of the reference server does: hold requests, count them, answer a scripted 429. */
+const front = {
+  now: 0,
+  most: 0,
+  holdMs: 0,
+  /** The next request of this method and path gets a 429 with this Retry-After (seconds), once. */
+  limit: undefined as { path: string; retryAfter: number } | undefined,
+  seen: [] as string[],
+};
+const handler: FetchHandler = {
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    front.seen.push(`${request.method} ${path}`);
+    if (front.limit && path === front.limit.path) {
+      const { retryAfter } = front.limit;
+      front.limit = undefined;
+      return new Response('{"message":"Too Many Attempts."}', {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) },
+      });
+    }
+    front.now += 1;
+    front.most = Math.max(front.most, front.now);
+    try {
+      if (front.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, front.holdMs));
+      return await api.fetch(request);
+    } finally {
+      front.now -= 1;
+    }
+  },
+};
+let server: ListeningServer;
+beforeAll(async () => {
+  server = await listen(handler, { port: 0 });
+});
+afterAll(async () => {
+  killAll();
+  await server?.close();
+});
+
+const connections: { destroy(): void }[] = [];
+let lines: string[] = [];
+const logger: Logger = {
+  error: (message: string) => void lines.push(`error ${message}`),
+  warn: (message: string) => void lines.push(`warn ${message}`),
+  info: (message: string) => void lines.push(`info ${message}`),
+  debug: () => {},
+};
+
+beforeEach(async () => {
+  await (await connect()).flushAll();
+  api.reset();
+  Object.assign(front, { now: 0, most: 0, holdMs: 0, limit: undefined, seen: [] });
+  lines = [];
+});
+afterEach(() => {
+  for (const connection of connections.splice(0)) connection.destroy();
+});
+
+async function connect(url = redis.url) {
+  const client = createClient({ url });
+  client.on('error', () => {});
+  connections.push(client);
+  return client.connect();
+}
+
+/** The names of the fleet's keys for the test server's API root and KEY. */
+function keys() {
+  const name = stateName('content-platform-sdk', `${server.url}/api/v1`, KEY);
+  return { state: `${name}:s`, inFlight: `${name}:f`, members: `${name}:h` };
+}
+
+type StoreOptions = Parameters<typeof redisStore>[1];
+
+/** A client whose store has a Redis connection of its own (another process, as far as Redis can tell). */
+async function member(
+  options: {
+    url?: string;
+    store?: StoreOptions;
+    maxConcurrent?: number;
+    maxRetryAfter?: number;
+    maxRetries?: number;
+  } = {},
+) {
+  const store = redisStore(await connect(options.url), options.store);
+  return new ManagementClient({
+    baseUrl: server.url,
+    apiKey: KEY,
+    logger,
+    ...(options.maxRetryAfter === undefined ? {} : { maxRetryAfter: options.maxRetryAfter }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    rateLimit: { store, ...(options.maxConcurrent ? { maxConcurrent: options.maxConcurrent } : {}) },
+  });
+}
+
+const pixel = (name: string) => ({ name, type: 'facebook' as const, value: '123456' });
+
+describe('the fleet under faults', () => {
+  it('item 1: a worker that exits with process.exit(0) right after its last call leaves no turn taken, and costs the other worker no stall', async () => {
+    const env = { BASE_URL: server.url, API_KEY: KEY, REDIS_URL: redis.url, PARALLEL: '1' };
+    const a = spawnChild({ ...env, MODE: 'create', CALLS: '5', NAME: 'exit-a', EXIT: '1' }, 30_000);
+    const ranA = await a.done;
+    expect(ranA.result, describeRun(ranA)).toMatchObject({ succeeded: 5, failed: 0 });
+    // The exit came right after the last call: its turn is back in Redis all the same.
+    const admin = await connect();
+    expect(await admin.zCard(keys().inFlight)).toBe(0);
+    // The other worker's calls go at the server's pace (10 a second), not after a lease of the exited one's.
+    const started = performance.now();
+    const b = spawnChild({ ...env, MODE: 'create', CALLS: '20', NAME: 'exit-b', PARALLEL: '3' }, 30_000);
+    const ranB = await b.done;
+    expect(ranB.result, describeRun(ranB)).toMatchObject({ succeeded: 20, failed: 0 });
+    expect(performance.now() - started).toBeLessThan(12_000);
+  }, 60_000);
+
+  it("item 1: a turn's lease is renewed while its request runs (timeout 3000: a 4 s lease, renewed every ~1.3 s)", async () => {
+    const store = redisStore(await connect());
+    const client = new ManagementClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      timeout: 3_000,
+      rateLimit: { store },
+    });
+    await client.pixels.list();
+    const admin = await connect();
+    front.holdMs = 2_600;
+    const call = client.pixels.list();
+    expect(await until(() => front.now === 1, 2_000)).toBe(true);
+    const [first] = await admin.zRangeWithScores(keys().inFlight, 0, -1);
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    const [later] = await admin.zRangeWithScores(keys().inFlight, 0, -1);
+    expect(later?.value).toBe(first?.value);
+    expect((later?.score ?? 0) - (first?.score ?? 0)).toBeGreaterThan(1_000);
+    await call;
+    expect(await admin.zCard(keys().inFlight)).toBe(0);
+  }, 30_000);
+
+  it('item 2: Redis stalling past the store timeout: the call goes on in fallback, and the turn Redis took later is handed back once it answers', async () => {
+    const client = await member({ maxConcurrent: 1, store: { timeoutMs: 200 } });
+    await client.pixels.list();
+    const admin = await connect();
+    // Redis holds every command for 900 ms: the next acquire times out at 200 ms, then Redis runs it.
+    await admin.sendCommand(['CLIENT', 'PAUSE', '900', 'ALL']);
+    await client.pixels.list();
+    expect(client.rateLimit.store).toBe('fallback');
+    // Once Redis answers again (its pause over, the store retried within a second), nothing is held for nobody.
+    expect(await until(() => client.rateLimit.store === 'shared', 5_000)).toBe(true);
+    expect(await admin.zCard(keys().inFlight)).toBe(0);
+    // So the next call of any member goes at once, not after the lease of a turn nobody holds.
+    const other = await member({ maxConcurrent: 1 });
+    const started = performance.now();
+    await other.pixels.list();
+    expect(performance.now() - started).toBeLessThan(1_000);
+  }, 30_000);
+
+  it("item 3: a pause set by a client with a larger maxRetryAfter fails another client's calls at once, unsent, with its RateLimitError", async () => {
+    const patient = await member({ maxRetryAfter: 3_600_000 });
+    const strict = await member();
+    front.limit = { path: '/api/v1/pixels', retryAfter: 600 };
+    const stop = new AbortController();
+    // The patient client waits out its 600 s (it may): the fleet is paused for 600 s.
+    const waiting = patient.pixels.list(undefined, { signal: stop.signal });
+    waiting.catch(() => {});
+    expect(
+      await until(() => strict.rateLimit.pausedUntil !== undefined || front.seen.length > 0, 5_000),
+    ).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = front.seen.length;
+    const started = performance.now();
+    const error = await strict.pixels.get(1).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBeGreaterThan(590);
+    expect((error as RateLimitError).retryAfter).toBeLessThanOrEqual(600);
+    expect((error as RateLimitError).attempts).toBe(0);
+    expect((error as RateLimitError).message).toMatch(/not sent.*maxRetryAfter \(60 s\)/);
+    // Nothing of the strict client's reached the server.
+    expect(front.seen.length).toBe(sent);
+    stop.abort();
+    await expect(waiting).rejects.toBeInstanceOf(APIUserAbortError);
+  }, 30_000);
+
+  it('item 4: eleven clients in one process count as one member of the fleet', async () => {
+    const clients = await Promise.all(Array.from({ length: 11 }, () => member()));
+    for (const client of clients) await client.pixels.list();
+    const admin = await connect();
+    expect(await admin.zCard(keys().members)).toBe(1);
+  }, 30_000);
+
+  it('item 5: maxConcurrent: 1 holds after Redis returns: a turn granted while Redis was down is carried back', async () => {
+    const own = await startRedis();
+    try {
+      const a = await member({ url: own.url, maxConcurrent: 1 });
+      const b = await member({ url: own.url, maxConcurrent: 1 });
+      await a.pixels.list();
+      await own.stop();
+      front.holdMs = 2_500;
+      // A's call goes out on its own throttle while Redis is down, and is still at the server when Redis returns.
+      const long = a.pixels.list();
+      expect(await until(() => front.now === 1, 3_000)).toBe(true);
+      await own.start();
+      expect(await until(() => a.rateLimit.store === 'shared', 4_000)).toBe(true);
+      front.holdMs = 0;
+      const most = front.most;
+      await b.pixels.list();
+      await long;
+      // B waited for A's turn: never two at the server at once.
+      expect(most).toBe(1);
+      expect(front.most).toBe(1);
+    } finally {
+      await own.stop();
+    }
+  }, 40_000);
+
+  it('item 6: hand-edited state (a pause a year ahead, leases and members at 1e15, a probe in the future) holds no call', async () => {
+    const client = await member({ maxConcurrent: 1 });
+    await client.pixels.list();
+    const admin = await connect();
+    const { state, inFlight, members } = keys();
+    const yearAhead = Date.now() + 365 * 24 * 3_600_000;
+    await admin.hSet(state, { paused: String(yearAhead), probe: String(yearAhead), window: '1e15' });
+    await admin.hSet(state, { remaining: '0', until: String(yearAhead) });
+    await admin.zAdd(inFlight, { score: 1e15, value: 'forged-turn' });
+    await admin.zAdd(members, { score: 1e15, value: 'forged-member' });
+    const started = performance.now();
+    await client.pixels.list();
+    await client.pixels.get(1).catch(() => {});
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await admin.zScore(inFlight, 'forged-turn')).toBeNull();
+    expect(await admin.zScore(members, 'forged-member')).toBeNull();
+  }, 30_000);
+
+  it('item 7: calls waiting through an outage move back to the fleet when Redis returns, and the snapshot counts every one', async () => {
+    const own = await startRedis();
+    try {
+      // Four members: while Redis is down this one's share of maxConcurrent: 4 is 1.
+      const others = await Promise.all([1, 2, 3].map(() => member({ url: own.url, maxConcurrent: 4 })));
+      for (const other of others) await other.pixels.list();
+      const client = await member({ url: own.url, maxConcurrent: 4 });
+      await client.pixels.list();
+      await own.stop();
+      front.holdMs = 300;
+      let settled = 0;
+      const calls = Array.from({ length: 30 }, (_, i) =>
+        client.pixels.create(pixel(`moved-${i}`)).finally(() => {
+          settled += 1;
+        }),
+      );
+      await until(() => client.rateLimit.store === 'fallback', 3_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      let snap = client.rateLimit;
+      expect(snap.store).toBe('fallback');
+      expect(snap.queued + snap.inFlight).toBe(30 - settled);
+      expect(front.most).toBe(1);
+      await own.start();
+      expect(await until(() => client.rateLimit.store === 'shared', 4_000)).toBe(true);
+      snap = client.rateLimit;
+      // Every call not yet settled is either waiting or in flight, and the snapshot says so.
+      expect(snap.queued + snap.inFlight).toBe(30 - settled);
+      expect(30 - settled).toBeGreaterThan(5);
+      await Promise.all(calls);
+      // Back on the fleet's maxConcurrent of 4: more than one at the server at once.
+      expect(front.most).toBeGreaterThan(1);
+      expect(front.most).toBeLessThanOrEqual(4);
+      expect(api.store.pixels(KEY).filter((p) => p.name.startsWith('moved-'))).toHaveLength(30);
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});
