@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rateLimitOption, Throttle, type Ticket } from '../../src/core/throttle/index.js';
 import { createLog } from '../../src/core/transport/log.js';
-import { APIConnectionTimeoutError, InvalidParamsError, ManagementClient } from '../../src/index.js';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  InvalidParamsError,
+  ManagementClient,
+  RateLimitError,
+} from '../../src/index.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 
 const lines: { level: string; msg: string; fields: unknown }[] = [];
@@ -207,6 +213,28 @@ describe('Throttle', () => {
     expect(lines).toEqual([]);
   });
 
+  it("fails a waiter unsent when a pause (set under a larger maxRetryAfter) runs past the waiter's own", async () => {
+    const throttle = new Throttle({});
+    const paused = (waitMs: number) => new Error(`paused ${waitMs}`);
+    void throttle.take(ticket());
+    const strict = throttle.take(ticket({ maxPauseMs: MAX_PAUSE, paused }));
+    const patient = throttle.take(ticket({ maxPauseMs: 3_600_000, paused }));
+    const outcome = { strict: '', patient: '' };
+    strict?.then(
+      () => void (outcome.strict = 'granted'),
+      (e: Error) => void (outcome.strict = e.message),
+    );
+    patient?.then(() => void (outcome.patient = 'granted'));
+    throttle.observe(answer(429, { 'retry-after': '600' }), log, 3_600_000);
+    throttle.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(outcome.strict).toBe('paused 600000');
+    expect(outcome.patient).toBe('');
+    expect(throttle.snapshot().queued).toBe(1);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(outcome.patient).toBe('granted');
+  });
+
   it('forgets a stated budget when its window ends: a minute when the answer names no reset', async () => {
     const throttle = new Throttle({});
     const { granted, take } = taker(throttle);
@@ -378,6 +406,36 @@ describe('rateLimit option', () => {
       });
     expect(build).toThrow(InvalidParamsError);
     expect(build).toThrow(message);
+  });
+});
+
+describe("a pause another client of the key set, past this client's maxRetryAfter", () => {
+  it('fails the call at once, unsent, with a RateLimitError naming the wait (a derived client with a larger cap met the 429)', async () => {
+    vi.useRealTimers();
+    const server = createReferenceServer();
+    server.faults.script([{ status: 429, headers: { 'retry-after': '600' } }], {
+      match: (r) => r.url.endsWith('/pixels/1'),
+    });
+    const stop = new AbortController();
+    const strict = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: server.keys.management[0],
+      logLevel: 'off',
+      fetch: server.fetch,
+    });
+    const patient = strict.withOptions({ maxRetryAfter: 3_600_000 });
+    const waiting = patient.pixels.get(1, { signal: stop.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(strict.rateLimit.pausedUntil).toBeDefined());
+    const error = await strict.pixels.get(2).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, retryAfter: 600, attempts: 0 });
+    expect((error as Error).message).toBe(
+      'GET https://links.example.com/api/v1/pixels/2 was not sent: calls on this key are paused for 600 s more by a ' +
+        'rate limit (HTTP 429 met by another call on the key), past maxRetryAfter (60 s).',
+    );
+    expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual(['/api/v1/pixels/1']);
+    stop.abort();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
   });
 });
 
