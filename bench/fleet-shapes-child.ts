@@ -114,6 +114,8 @@ if (process.argv[2] === 'server') {
     baseUrl: env.BASE_URL as string,
     apiKey: env.API_KEY as string,
     logger,
+    // The store says its return to the fleet at info.
+    logLevel: 'info',
     ...rateLimit,
   });
   const snapshot = () => {

@@ -732,6 +732,14 @@ async function blipShape(binary: string, client: ClientName): Promise<void> {
       const ends = proc.calls.map((c) => c.t - handed).sort((x, y) => x - y);
       const waitingAt = (s: number) => calls - ends.filter((t) => t <= s * 1000).length;
       const lastEnd = ends.length === calls ? (ends[ends.length - 1] as number) : Number.NaN;
+      // Calls not ended at `t` (epoch ms), by the process's own lines; the snapshots that count fewer.
+      const waiting = (t: number) => calls - proc.calls.filter((c) => c.t <= t).length;
+      const shortAt = proc.snaps.filter((snap) => waiting(snap.t) > snap.queued + snap.inFlight);
+      const short = shortAt.map((snap) => waiting(snap.t) - snap.queued - snap.inFlight);
+      // The 429s the server answered, to set beside them (a call waiting out a 429 before its retry).
+      const limitedAt = job.requests
+        .filter(([, , status]) => status === 429)
+        .map(([t]) => fx((t - handed) / 1000, 1));
       rows.push(
         `| ${run} | ${up ? seconds(up - handed) : '–'} | ${checks.map((s) => waitingAt(s)).join(' / ')} | ` +
           `${Number.isNaN(lastEnd) ? `– (${calls - ends.length} never)` : seconds(lastEnd)} | ` +
@@ -745,14 +753,24 @@ async function blipShape(binary: string, client: ClientName): Promise<void> {
         '|---:|---|---:|---:|---:|---:|',
         ...snapTimes(lastCheck).flatMap((s) => {
           const at = handed + s * 1000;
+          if (proc.doneAt !== undefined && at > proc.doneAt) return [];
           const snap = [...proc.snaps].reverse().find((x) => x.t <= at);
           if (snap === undefined) return [];
-          const own = calls - proc.calls.filter((c) => c.t <= snap.t).length;
+          const own = waiting(snap.t);
           const gap = snap.queued + snap.inFlight < own ? ' ⚠' : '';
           return [
             `| ${s} s | ${snap.store} | ${snap.queued} | ${snap.inFlight} | ${snap.queued + snap.inFlight}${gap} | ${own} |`,
           ];
         }),
+        ...(proc.doneAt === undefined
+          ? []
+          : [`| ${fx((proc.doneAt - handed) / 1000, 1)} s | every call ended | | | | 0 |`]),
+        '',
+        `Snapshots (every 250 ms) counting fewer calls than were waiting: ${short.length} of ${proc.snaps.length}` +
+          (short.length > 0
+            ? ` (by up to ${Math.max(...short)}, at ${shortAt.map((snap) => fx((snap.t - handed) / 1000, 2)).join(' ')} s).`
+            : '.') +
+          ` 429s answered at ${limitedAt.join(' ') || '–'} s.`,
         '',
       );
     } finally {
