@@ -15,7 +15,7 @@ import {
   type ListeningServer,
   listen,
 } from '../../src/testing/index.js';
-import { type RedisServer, startRedis, useRedis } from '../helpers/redis.js';
+import { freePort, startRedis, useRedis } from '../helpers/redis.js';
 import { describeRun, killAll, spawnChild, until } from './children.js';
 
 const KEY = 'mk_QX7FLEETFAULTSZK_key';
@@ -289,5 +289,28 @@ describe('the fleet under faults', () => {
     } finally {
       await own.stop();
     }
+  }, 60_000);
+
+  it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
+    const nothing = `redis://127.0.0.1:${await freePort()}`;
+    const env = {
+      BASE_URL: server.url,
+      API_KEY: KEY,
+      REDIS_URL: nothing,
+      START: 'background',
+      MODE: 'create',
+    };
+    const children = [0, 1, 2, 3].map((c) =>
+      spawnChild({ ...env, CALLS: '10', PARALLEL: '3', NAME: `never-${c}` }, 40_000),
+    );
+    const runs = await Promise.all(children.map((child) => child.done));
+    for (const run of runs) {
+      expect(run.result, describeRun(run)).toMatchObject({ succeeded: 10, failed: 0, store: 'fallback' });
+      const warned = run.logs.filter((l) => l.level === 'warn' && /one request at a time/.test(l.message));
+      expect(warned, describeRun(run)).toHaveLength(1);
+    }
+    // The key's budget (10 a second) held: at most a few answers of 429, none of them a call's last.
+    expect(api.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(4);
+    expect(api.store.pixels(KEY).filter((p) => p.name.startsWith('never-'))).toHaveLength(40);
   }, 60_000);
 });
