@@ -2,6 +2,7 @@ import {
   AccountRequestError,
   AuthenticationError,
   advise,
+  InvalidParamsError,
   keyAdvice,
   recordCall,
 } from '../core/errors/index.js';
@@ -86,10 +87,8 @@ export class CatalogClient {
     this.account = new AccountResource(http);
     this.items = new Items(http);
     this.#cache =
-      options.cache === undefined
-        ? undefined
-        : cacheOf(options.cache, resolved.apiRoot, resolved.apiKey, http);
-    this.purchases = new Purchases(http, this.#cache);
+      options.cache === undefined ? undefined : cacheOf(options.cache, resolved.apiRoot, resolved.apiKey);
+    this.purchases = new Purchases(http, this.#cache, resolved.totalTimeout);
   }
 
   /** The purchase cache's counters (hits, misses, stale, store errors, entries); `undefined` without a `cache`. */
@@ -148,12 +147,13 @@ export class CatalogClient {
 // One cache per `cache` option, site and key: clients derived with `withOptions` keep their parent's entries.
 const caches = new WeakMap<PurchaseCacheOptions, Map<string, PurchaseCache>>();
 
-function cacheOf(
-  options: PurchaseCacheOptions,
-  apiRoot: string,
-  apiKey: string,
-  http: HttpClient,
-): PurchaseCache {
+function cacheOf(options: PurchaseCacheOptions, apiRoot: string, apiKey: string): PurchaseCache {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidParamsError(
+      `cache must be { ttl, staleIfError?, store?, maxEntries? } (or left out); got ${options === null || typeof options === 'boolean' ? String(options) : `a ${typeof options}`}.`,
+      'cache',
+    );
+  }
   let bySite = caches.get(options);
   if (bySite === undefined) {
     bySite = new Map();
@@ -162,7 +162,8 @@ function cacheOf(
   const name = `${apiRoot}\n${apiKey}`;
   let cache = bySite.get(name);
   if (cache === undefined) {
-    cache = new PurchaseCache(options, apiRoot, apiKey, http.log);
+    // Each call brings its own client's log: a derived client's lines go to its own logger.
+    cache = new PurchaseCache(options, apiRoot, apiKey);
     bySite.set(name, cache);
   }
   return cache;

@@ -14,11 +14,13 @@ export interface ValidateOptions extends RequestOptions {
 export class Purchases {
   readonly #http: HttpClient;
   readonly #cache: PurchaseCache | undefined;
+  readonly #totalTimeout: number | undefined;
 
-  /** Built by `CatalogClient`; not meant to be constructed directly. */
-  constructor(http: HttpClient, cache?: PurchaseCache) {
+  /** Built by `CatalogClient`; not meant to be constructed directly. `totalTimeout`: the client's. */
+  constructor(http: HttpClient, cache?: PurchaseCache, totalTimeout?: number) {
     this.#http = http;
     this.#cache = cache;
+    this.#totalTimeout = totalTimeout;
   }
 
   /**
@@ -29,6 +31,7 @@ export class Purchases {
    * @throws {ResponseValidationError} when the answer is about another purchase code.
    * With the client's `cache`, a fresh entry answers without a request (`withResponse().cache` says `hit`), and a
    * transient failure is answered by an entry younger than `staleIfError` (`stale`); an invalid code's entry goes.
+   * Concurrent validations of a code share one request; each keeps its own `signal` and `totalTimeout`.
    */
   validate(purchaseCode: string, options?: ValidateOptions): APIPromise<Purchase> {
     return deferred(() => {
@@ -41,16 +44,42 @@ export class Purchases {
         );
       }
       // `cache` is not a transport option: the transport reads only the options it knows, so they pass as given.
-      const ask = () =>
+      const ask = (given: RequestOptions | undefined) =>
         this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
           body: { purchase_code },
-          options,
+          options: given,
           // Errors and log lines show the code by its last four characters only.
           secrets: [purchase_code],
           accept: aboutCode(purchase_code),
         });
-      if (this.#cache === undefined) return ask();
-      return new APIPromise(this.#cache.validate(purchase_code, () => ask().withResponse(), cache === false));
+      if (this.#cache === undefined) return ask(options);
+      const http = this.#http;
+      const { signal, totalTimeout } = options ?? {};
+      if (signal !== undefined && !(signal instanceof AbortSignal))
+        throw new InvalidParamsError('signal must be an AbortSignal.', 'signal');
+      if (totalTimeout !== undefined && !(totalTimeout > 0 && totalTimeout <= 2_147_483_647))
+        throw new InvalidParamsError(
+          'totalTimeout must be a positive number of milliseconds.',
+          'totalTimeout',
+        );
+      return new APIPromise(
+        this.#cache.validate(purchase_code, {
+          // The shared request: the first caller's options, with the flight's signal and deadline.
+          ask: (flight) =>
+            ask({
+              ...options,
+              signal: flight.signal,
+              totalTimeout: flight.totalTimeout,
+              ...(flight.quick ? { maxRetries: 0 } : {}),
+            }).withResponse(),
+          fresh: cache === false,
+          signal,
+          total: totalTimeout ?? this.#totalTimeout,
+          log: http.log,
+          label: () => `POST ${http.facts.apiRoot}/purchases/validation`,
+          paused: () => (http.rateLimit.pausedUntil?.getTime() ?? 0) > Date.now(),
+        }),
+      );
     });
   }
 }

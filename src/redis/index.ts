@@ -30,8 +30,8 @@ export interface RedisStoreOptions {
  * same Redis shares with the others on the same API root and key the server's last-known budget, the requests in
  * flight and the pause after a 429; `maxConcurrent` and `requestsPerMinute` apply fleet-wide. Redis holds a hash of
  * the root and key, never either. Redis down or slow never fails a call: the process falls back to its own throttle.
- * As a cache store, the fleet shares one purchase cache: entries are JSON under `<prefix>:cache:<name>`, with the
- * TTL the cache gives (their names are already keyed hashes of the site and code).
+ * As a cache store, the fleet shares one purchase cache: entries are JSON under `<prefix>:cache:purchase:<hash>`,
+ * with the TTL the cache gives (their names are already keyed hashes of the site and code).
  * @param client a connected node-redis (≥ 5) or ioredis client; the store only runs scripts on it.
  * @throws {InvalidParamsError} for a client that is neither, an empty `prefix` or a bad `timeoutMs`.
  * @example
@@ -60,7 +60,8 @@ export function redisStore(
   } catch (error) {
     throw new InvalidParamsError(`${(error as Error).message}`, 'client');
   }
-  const cached = (key: string) => [`${prefix}:cache:${key}`];
+  // The cache's names start with the package's own name, which `prefix` already says: `<prefix>:cache:purchase:…`.
+  const cached = (key: string) => [`${prefix}:cache:${key.replace(/^content-platform-sdk:/, '')}`];
   return {
     throttle: (init) => new FleetThrottle(run, stateName(prefix, init.apiRoot, init.apiKey), init),
     get: async (key) => {

@@ -74,7 +74,7 @@ describe('purchase cache: fresh, expired, refreshed', () => {
     expect(again.data).toEqual(first.data);
     expect(again.response.headers.get('x-content-platform-cache')).toBe('hit');
     expect(validations()).toBe(1);
-    expect(client.cache).toEqual({ hits: 1, misses: 1, stale: 0, errors: 0, entries: 1 });
+    expect(client.cache).toEqual({ hits: 1, misses: 1, stale: 0, errors: 0, rejected: 0, entries: 1 });
   });
 
   it('gives back the code as the caller wrote it, never one it kept (the entry holds no code)', async () => {
@@ -270,10 +270,14 @@ describe('purchase cache: stores', () => {
     expect(client.cache?.entries).toBeUndefined();
   });
 
-  it('a store that fails or never answers is a miss, with one warn line an outage, never a failed call', async () => {
+  it('a store that fails or never answers is a miss, with one warn line an outage, never a failed call; a breaker skips it', async () => {
     let broken = true;
+    let reads = 0;
     const store: CacheStore = {
-      get: () => (broken ? new Promise(() => {}) : undefined),
+      get: () => {
+        reads += 1;
+        return broken ? new Promise(() => {}) : undefined;
+      },
       set: () => {
         if (broken) throw new Error('store down');
       },
@@ -281,12 +285,20 @@ describe('purchase cache: stores', () => {
     };
     const client = catalog({ cache: { ttl: HOUR, store } });
     await expect(client.purchases.validate(CODE)).resolves.toMatchObject({ purchase_code: CODE });
+    // The breaker is open: the next validations do not wait for the store at all.
+    const started = performance.now();
     await expect(client.purchases.validate(CODE)).resolves.toMatchObject({ purchase_code: CODE });
-    expect(validations()).toBe(2);
+    await expect(client.purchases.validate(CODE)).resolves.toMatchObject({ purchase_code: CODE });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(validations()).toBe(3);
+    expect(reads).toBe(1);
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    expect(client.cache?.errors).toBe(4);
+    expect(client.cache?.errors).toBe(1);
+    // 5 s on, one operation tries the store again.
     broken = false;
+    advance(5_000);
     await client.purchases.validate(CODE);
+    expect(reads).toBe(2);
     expect(lines.filter((line) => line.level === 'info' && /answers again/.test(line.message))).toHaveLength(
       1,
     );

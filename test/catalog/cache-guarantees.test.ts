@@ -1,0 +1,392 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  type CacheStore,
+  CatalogClient,
+  type CatalogClientOptions,
+  InvalidParamsError,
+  InvalidPurchaseCodeError,
+  type Logger,
+} from '../../src/index.js';
+import {
+  createReferenceServer,
+  type ListeningServer,
+  listen,
+  SEED_CATALOG_KEYS,
+  SEED_PURCHASE_CODES,
+} from '../../src/testing/index.js';
+
+// What the purchase cache guarantees when callers leave, stores fail or lie, and the server fails (issue 33, items
+// 11-17): over a real 127.0.0.1 socket to the reference server, with stores of the test's own making.
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const KEY = SEED_CATALOG_KEYS[0];
+const CODE = SEED_PURCHASE_CODES.supported;
+const OTHER = SEED_PURCHASE_CODES.downloaded;
+const api = createReferenceServer({ rateLimit: false });
+let live: ListeningServer;
+const lines: { level: string; message: string; fields: unknown }[] = [];
+function recorder(into: typeof lines): Logger {
+  const note = (level: string) => (message: string, fields?: unknown) =>
+    void into.push({ level, message, fields });
+  return { error: note('error'), warn: note('warn'), info: note('info'), debug: note('debug') };
+}
+
+beforeAll(async () => {
+  live = await listen(api, { port: 0 });
+});
+afterAll(async () => {
+  await live.close();
+});
+beforeEach(() => {
+  api.reset();
+  lines.length = 0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function catalog(options: Partial<CatalogClientOptions> = {}): CatalogClient {
+  return new CatalogClient({
+    siteUrl: live.url,
+    apiKey: KEY,
+    logger: recorder(lines),
+    logLevel: 'info',
+    maxRetries: 0,
+    cache: { ttl: HOUR, staleIfError: 3 * DAY },
+    ...options,
+  });
+}
+const validations = () => api.requests.filter((r) => r.method === 'POST').length;
+const warns = (from = lines) => from.filter((line) => line.level === 'warn');
+/** A store of the test's own over a Map, with hooks to make it fail or lie. */
+function mapStore(overrides: Partial<CacheStore> = {}) {
+  const kept = new Map<string, unknown>();
+  const store: CacheStore = {
+    get: (key) => kept.get(key),
+    set: (key, value) => void kept.set(key, value),
+    delete: (key) => void kept.delete(key),
+    ...overrides,
+  };
+  return { kept, store };
+}
+/** Settles `promise` and says how, and after how many ms. */
+async function timed<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const started = performance.now();
+  try {
+    const value = await promise;
+    return { ms: performance.now() - started, value };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
+}
+
+describe('single flight keeps each caller’s own signal, deadline and result (item 11)', () => {
+  it('the first caller aborts: it alone rejects (APIUserAbortError); the 5 others get the answer, from 1 request', async () => {
+    api.faults.set({ latencyMs: 400 });
+    const client = catalog();
+    const first = new AbortController();
+    const calls = [
+      client.purchases.validate(CODE, { signal: first.signal }).withResponse(),
+      ...Array.from({ length: 5 }, () => client.purchases.validate(CODE).withResponse()),
+    ];
+    setTimeout(() => first.abort(new Error('the client went away')), 50);
+    const [aborted, ...others] = await Promise.all(calls.map(timed));
+    expect(aborted?.error).toBeInstanceOf(APIUserAbortError);
+    expect(String((aborted?.error as Error | undefined)?.message)).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/purchases\/validation was aborted by the caller\.$/,
+    );
+    expect(aborted?.ms).toBeLessThan(300);
+    for (const other of others)
+      expect(other.value).toMatchObject({ cache: 'miss', data: { purchase_code: CODE } });
+    expect(validations()).toBe(1);
+  });
+
+  it('a later joiner’s own totalTimeout (300 ms) ends its wait alone; the first caller still gets the answer', async () => {
+    api.faults.set({ latencyMs: 1_500 });
+    const client = catalog();
+    const first = timed(client.purchases.validate(CODE));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const joiner = await timed(client.purchases.validate(CODE, { totalTimeout: 300 }));
+    expect(joiner.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(joiner.ms).toBeGreaterThanOrEqual(290);
+    expect(joiner.ms).toBeLessThan(600);
+    expect((await first).value).toMatchObject({ purchase_code: CODE });
+    expect(validations()).toBe(1);
+  });
+
+  it('a later joiner’s own signal ends its wait alone', async () => {
+    api.faults.set({ latencyMs: 600 });
+    const client = catalog();
+    const first = timed(client.purchases.validate(CODE));
+    const mine = new AbortController();
+    const joiner = timed(client.purchases.validate(CODE, { signal: mine.signal }));
+    setTimeout(() => mine.abort(), 50);
+    expect((await joiner).error).toBeInstanceOf(APIUserAbortError);
+    expect((await first).value).toMatchObject({ purchase_code: CODE });
+  });
+
+  it('the first caller’s shorter deadline does not fail a joiner with time left: the joiner asks again', async () => {
+    api.faults.set({ latencyMs: 400 });
+    const client = catalog();
+    const first = timed(client.purchases.validate(CODE, { totalTimeout: 150 }));
+    const joiner = timed(client.purchases.validate(CODE));
+    expect((await first).error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((await joiner).value).toMatchObject({ purchase_code: CODE });
+  });
+
+  it('every caller gone: the shared request stops, and the next caller starts a new one (not the old abort)', async () => {
+    api.faults.set({ latencyMs: 300 });
+    const client = catalog();
+    const controllers = [new AbortController(), new AbortController()];
+    const gone = controllers.map((c) => timed(client.purchases.validate(CODE, { signal: c.signal })));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    for (const c of controllers) c.abort();
+    for (const result of await Promise.all(gone)) expect(result.error).toBeInstanceOf(APIUserAbortError);
+    await expect(client.purchases.validate(CODE)).resolves.toMatchObject({ purchase_code: CODE });
+  });
+
+  it('a caller whose signal has aborted already gets its APIUserAbortError and sends nothing', async () => {
+    const client = catalog();
+    await expect(client.purchases.validate(CODE, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      APIUserAbortError,
+    );
+    expect(validations()).toBe(0);
+  });
+});
+
+describe('a refused code stays refused, whatever the store does (item 12)', () => {
+  it('a store whose delete throws: after a refusal, the next validation asks the server, not the store', async () => {
+    const { store } = mapStore({
+      delete: () => {
+        throw new Error('delete refused by the store');
+      },
+    });
+    const client = catalog({ cache: { ttl: HOUR, staleIfError: 3 * DAY, store } });
+    await client.purchases.validate(CODE);
+    expect(api.store.refundPurchase(CODE)).toBe(true);
+    await expect(client.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    await expect(client.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    // A derived client shares the cache, and what it knows.
+    await expect(client.withOptions({ timeout: 5_000 }).purchases.validate(CODE)).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    expect(validations()).toBe(4);
+    // Nor does a failing server bring the refused code back as stale.
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    await expect(client.purchases.validate(CODE)).rejects.toMatchObject({ status: 503 });
+  });
+
+  it('a code the server accepts again is cached again (the refusal is forgotten)', async () => {
+    const client = catalog();
+    api.store.refundPurchase(CODE);
+    await expect(client.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    api.reset();
+    await client.purchases.validate(CODE);
+    expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('hit');
+  });
+});
+
+describe('an entry is bound to its code and client; a wrong one is a miss (items 13, 14)', () => {
+  it('a store answering every key with another code’s entry: the refused code is asked, and refused', async () => {
+    let lie: unknown;
+    const { kept, store } = mapStore({ get: () => lie });
+    const client = catalog({ cache: { ttl: HOUR, staleIfError: 3 * DAY, store } });
+    await client.purchases.validate(CODE);
+    lie = [...kept.values()][0];
+    api.store.refundPurchase(OTHER);
+    await expect(client.purchases.validate(OTHER)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    // Nor does it stand in as stale for a code whose server fails.
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    await expect(client.purchases.validate(SEED_PURCHASE_CODES.supportExpired)).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(client.cache).toMatchObject({ rejected: 2, hits: 0, stale: 0 });
+  });
+
+  it('an entry of another client’s cache (another key and site), under this name, is a miss', async () => {
+    const otherKey = 'ck-other-client-key';
+    const otherApi = createReferenceServer({ rateLimit: false, catalogKeys: [otherKey] });
+    const otherLive = await listen(otherApi, { port: 0 });
+    try {
+      const { kept, store } = mapStore();
+      const mine = catalog({ cache: { ttl: HOUR, store } });
+      await mine.purchases.validate(CODE);
+      const [name] = [...kept.keys()] as [string];
+      const other = catalog({ siteUrl: otherLive.url, apiKey: otherKey, cache: { ttl: HOUR, store } });
+      await other.purchases.validate(otherApi.store.purchases(otherKey)[0]?.purchase_code as string);
+      const copied = [...kept].find(([key]) => key !== name)?.[1];
+      expect(copied).toBeDefined();
+      kept.set(name, copied);
+      expect((await mine.purchases.validate(CODE).withResponse()).cache).toBe('miss');
+      expect(mine.cache?.rejected).toBe(1);
+    } finally {
+      await otherLive.close();
+    }
+  });
+
+  it('an entry stamped ahead of this clock (beyond 5 s) is a miss, not fresh for ever', async () => {
+    const { store } = mapStore();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-24T01:00:00Z'));
+    // A fleet member whose clock runs an hour ahead writes the entry.
+    await catalog({ cache: { ttl: HOUR, store } }).purchases.validate(CODE);
+    vi.setSystemTime(new Date('2026-11-24T00:00:00Z'));
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('miss');
+    expect(client.cache?.rejected).toBe(1);
+    // 4 s ahead is within the allowance: the entry just written (now) answers.
+    vi.setSystemTime(Date.now() - 4_000);
+    expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('hit');
+  });
+
+  it('a tampered entry (its purchase, stamp or MAC changed) is a miss; so is a value that is no entry', async () => {
+    const { kept, store } = mapStore();
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    await client.purchases.validate(CODE);
+    const [name, entry] = [...kept][0] as [string, { at: number; purchase: string; mac: string }];
+    const tampered = [
+      { ...entry, purchase: entry.purchase.replace(/"currency":"\w+"/, '"currency":"XXX"') },
+      { ...entry, purchase: '{}' },
+      { ...entry, at: entry.at + 1 },
+      { ...entry, mac: entry.mac.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
+      { at: entry.at, purchase: JSON.parse(entry.purchase) },
+      'not an entry',
+      42,
+    ];
+    expect(tampered[0]).not.toEqual(entry);
+    for (const value of tampered) {
+      kept.set(name, value);
+      expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('miss');
+    }
+    expect(client.cache?.rejected).toBe(tampered.length);
+  });
+
+  it('every hit is a copy of its own: one caller’s change never shows in the next result', async () => {
+    for (const store of [undefined, mapStore().store]) {
+      const client = catalog({ cache: { ttl: HOUR, store } });
+      await client.purchases.validate(CODE);
+      const one = await client.purchases.validate(CODE);
+      one.item.name = 'changed';
+      one.item.tags.push('changed');
+      const two = await client.purchases.validate(CODE);
+      expect(two.item.name).not.toBe('changed');
+      expect(two.item.tags).not.toContain('changed');
+    }
+  });
+});
+
+describe('store operations end with the call; a breaker skips a failing store (item 15)', () => {
+  it('a hanging store: the caller’s abort ends the validation at once, not after the store’s 1 s', async () => {
+    const { store } = mapStore({ get: () => new Promise(() => {}) });
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    const result = await timed(client.purchases.validate(CODE, { signal: AbortSignal.timeout(100) }));
+    expect(result.error).toBeInstanceOf(APIUserAbortError);
+    expect(result.ms).toBeLessThan(400);
+    expect(validations()).toBe(0);
+    // The caller's leaving is not the store's failure.
+    expect(client.cache?.errors).toBe(0);
+  });
+
+  it('a hanging store: the caller’s totalTimeout ends the validation at its deadline', async () => {
+    const { store } = mapStore({ get: () => new Promise(() => {}) });
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    const result = await timed(client.purchases.validate(CODE, { totalTimeout: 200 }));
+    expect(result.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(result.ms).toBeLessThan(500);
+  });
+});
+
+describe('stale answers (items 16, 17)', () => {
+  async function withStaleEntry(options: Partial<CatalogClientOptions> = {}) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-24T00:00:00Z'));
+    const client = catalog(options);
+    await client.purchases.validate(CODE);
+    vi.setSystemTime(Date.now() + DAY);
+    return client;
+  }
+
+  it.each([503, 500, 429])(
+    'a %i carrying a Catalog error envelope is a server failure: stale',
+    async (status) => {
+      const client = await withStaleEntry();
+      api.faults.script([{ status, body: { status: 'خطأ', msg: 'الخدمة غير متاحة' } }]);
+      expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('stale');
+    },
+  );
+
+  it('an invalid-code envelope, whatever its status, is a refusal: never stale', async () => {
+    const client = await withStaleEntry();
+    api.faults.script([{ status: 503, body: { status: 'خطأ', msg: 'كود الشراء غير صحيح' } }]);
+    await expect(client.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+  });
+
+  it('a derived client’s and a second client’s stale warnings go to their own loggers', async () => {
+    const client = await withStaleEntry();
+    const childLines: typeof lines = [];
+    const secondLines: typeof lines = [];
+    const child = client.withOptions({ logger: recorder(childLines) });
+    const options = { cache: { ttl: HOUR, staleIfError: 3 * DAY } };
+    const first = catalog(options);
+    const second = catalog({ ...options, logger: recorder(secondLines) });
+    vi.setSystemTime(Date.now() - DAY);
+    await first.purchases.validate(CODE);
+    vi.setSystemTime(Date.now() + DAY);
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    expect((await child.purchases.validate(CODE).withResponse()).cache).toBe('stale');
+    expect((await second.purchases.validate(CODE).withResponse()).cache).toBe('stale');
+    expect(warns(childLines)).toHaveLength(1);
+    expect(warns(secondLines)).toHaveLength(1);
+    expect(warns()).toHaveLength(0);
+  });
+
+  it('one warn line per outage (and logger), the stale counter counts every answer', async () => {
+    const client = await withStaleEntry();
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    for (let i = 0; i < 5; i += 1)
+      expect((await client.purchases.validate(CODE).withResponse()).cache).toBe('stale');
+    expect(warns()).toHaveLength(1);
+    expect(client.cache?.stale).toBe(5);
+    // The server answers: the outage is over; the next one is told again.
+    api.faults.set({});
+    await client.purchases.validate(OTHER);
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    await client.purchases.validate(CODE);
+    expect(warns()).toHaveLength(2);
+  });
+
+  it('a 429 within maxRetryAfter with a stale entry at hand answers stale at once, and so do the checks after it', async () => {
+    const client = await withStaleEntry({ maxRetries: 2, maxRetryAfter: 60_000 });
+    api.faults.script([{ status: 429, headers: { 'retry-after': '30' } }]);
+    const first = await timed(client.purchases.validate(CODE).withResponse());
+    expect(first.value?.cache).toBe('stale');
+    expect(first.ms).toBeLessThan(1_000);
+    const sent = validations();
+    // The client is paused for 30 s: the next check answers stale without a request, nor a wait.
+    const next = await timed(client.purchases.validate(CODE).withResponse());
+    expect(next.value?.cache).toBe('stale');
+    expect(next.ms).toBeLessThan(200);
+    expect(validations()).toBe(sent);
+    // A code without an entry still waits its turn (and here, its totalTimeout ends it).
+    await expect(client.purchases.validate(OTHER, { totalTimeout: 200 })).rejects.toBeInstanceOf(
+      APIConnectionTimeoutError,
+    );
+  });
+});
+
+describe('the cache option (item 16)', () => {
+  it.each([null, false, 'yes', 3600])('cache: %s is an InvalidParamsError naming cache', (cache) => {
+    let thrown: unknown;
+    try {
+      catalog({ cache: cache as never });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidParamsError);
+    expect(thrown).toMatchObject({ param: 'cache' });
+  });
+});
