@@ -162,7 +162,7 @@ export function scriptRunner(client: RedisClientLike, timeoutMs: number): RunScr
     return bounded(
       waiting.then(() => {
         // Still connecting at the end of the wait: nothing is sent, to run after this call has given up on it.
-        if (connecting(connection)) throw new Error(`Redis did not connect within ${timeoutMs} ms`);
+        if (connecting(connection)) throw new Error('Redis is not connected yet');
         return run(script, keys, args);
       }),
       timeoutMs,
