@@ -662,11 +662,12 @@ async function exitShape(binary: string, client: ClientName): Promise<void> {
       });
       const f = figures(pair);
       const [pa, pb] = pair.procs as [ProcRun, ProcRun];
-      const alone = pair.hitLimit ? Number.NaN : lastCall(aloneRun.procs[0] as ProcRun);
+      const soloB = aloneRun.procs[0] as ProcRun;
+      const alone = soloB.calls.length === b ? lastCall(soloB) : Number.NaN;
       const withA = pb.calls.length === b ? lastCall(pb) : Number.NaN;
       say(
-        `| ${run} | ${seconds(alone)} | ${Number.isNaN(withA) ? `> ${seconds(f.wallMs)} (hung)` : seconds(withA)} | ` +
-          `${fx(withA - alone, 0)} ms | ${pa.exitAt ? seconds(pa.exitAt - (pa.spawnedAt as number)) : '–'} | ` +
+        `| ${run} | ${Number.isNaN(alone) ? `> ${seconds(aloneRun.end - aloneRun.t0)} (hung)` : seconds(alone)} | ${Number.isNaN(withA) ? `> ${seconds(f.wallMs)} (hung)` : seconds(withA)} | ` +
+          `${Number.isNaN(withA - alone) ? '–' : `${fx(withA - alone, 0)} ms`} | ${pa.exitAt ? seconds(pa.exitAt - (pa.spawnedAt as number)) : '–'} | ` +
           `${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${seconds(f.idleMs)} |`,
       );
     }
@@ -753,7 +754,7 @@ async function blipShape(binary: string, client: ClientName): Promise<void> {
         '|---:|---|---:|---:|---:|---:|',
         ...snapTimes(lastCheck).flatMap((s) => {
           const at = handed + s * 1000;
-          if (proc.doneAt !== undefined && at > proc.doneAt) return [];
+          if (at > (proc.doneAt ?? proc.exitAt ?? Number.POSITIVE_INFINITY)) return [];
           const snap = [...proc.snaps].reverse().find((x) => x.t <= at);
           if (snap === undefined) return [];
           const own = waiting(snap.t);
@@ -762,9 +763,9 @@ async function blipShape(binary: string, client: ClientName): Promise<void> {
             `| ${s} s | ${snap.store} | ${snap.queued} | ${snap.inFlight} | ${snap.queued + snap.inFlight}${gap} | ${own} |`,
           ];
         }),
-        ...(proc.doneAt === undefined
-          ? []
-          : [`| ${fx((proc.doneAt - handed) / 1000, 1)} s | every call ended | | | | 0 |`]),
+        proc.doneAt === undefined
+          ? `| ${fx(((proc.exitAt ?? job.end) - handed) / 1000, 1)} s | killed at the limit | | | | ${calls - ends.length} |`
+          : `| ${fx((proc.doneAt - handed) / 1000, 1)} s | every call ended | | | | 0 |`,
         '',
         `Snapshots (every 250 ms) counting fewer calls than were waiting: ${short.length} of ${proc.snaps.length}` +
           (short.length > 0
