@@ -21,8 +21,8 @@ import {
 } from '../../src/testing/index.js';
 
 const KEY = SEED_CATALOG_KEYS[0];
-const VALID = [SEED_PURCHASE_CODES.supported, SEED_PURCHASE_CODES.downloaded];
-const REFUSED = [SEED_PURCHASE_CODES.supportExpired];
+const VALID: string[] = [SEED_PURCHASE_CODES.supported, SEED_PURCHASE_CODES.downloaded];
+const REFUSED: string[] = [SEED_PURCHASE_CODES.supportExpired];
 const MARGIN_MS = 150;
 const api = createReferenceServer({ rateLimit: false });
 let live: ListeningServer;
