@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { ManagementClient } from '../../src/management/index.js';
 import { type RedisClientLike, redisStore } from '../../src/redis/index.js';
 import { createReferenceServer, listen } from '../../src/testing/index.js';
+import { blockRunner, docBlock } from '../docs/readme-blocks.js';
 import { occurring, type RedisCluster, startCluster } from '../helpers/redis.js';
 import { describeRun, killAll, spawnChild } from './children.js';
 
@@ -18,6 +19,10 @@ const CALLS = 25;
 const CHILD_LIMIT_MS = 40_000;
 // As fleet.test.ts: about one 429 per second-long window is the budget's edge.
 const MOST_429S = 30;
+
+// The fleet guide's cluster sample, run verbatim against the cluster (the sample runner runs it on one Redis).
+const guideApi = createReferenceServer();
+const guide = blockRunner(guideApi, 'cluster-guide');
 
 let cluster: RedisCluster;
 beforeAll(async () => {
@@ -139,4 +144,14 @@ describe('redisStore on a Redis Cluster of 3 masters', () => {
       }
     }, 60_000);
   }
+
+  it("the fleet guide's Redis Cluster sample, run as printed with REDIS_CLUSTER_URLS naming two of the nodes", async () => {
+    const printed = await guide.run('cluster', docBlock('Redis Cluster', 'docs/fleets.md'), {
+      CONTENT_PLATFORM_BASE_URL: guide.url(),
+      CONTENT_PLATFORM_MANAGEMENT_API_KEY: guideApi.keys.management[0] as string,
+      REDIS_CLUSTER_URLS: cluster.urls.slice(0, 2).join(','),
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect(printed).toEqual(['shared']);
+  });
 });
