@@ -32,12 +32,18 @@ export interface RedisStoreOptions {
  * the root and key, never either. Redis down or slow never fails a call: the process falls back to its own throttle.
  * As a cache store, the fleet shares one purchase cache: entries are JSON under `<prefix>:cache:purchase:<hash>`,
  * with the TTL the cache gives (their names are already keyed hashes of the site and code).
- * @param client a connected node-redis (≥ 5) or ioredis client; the store only runs scripts on it.
+ * @param client a node-redis (≥ 5) or ioredis client, a single server's or a cluster's (`createCluster`, `Cluster`);
+ * connected, or not yet: until it is, calls fall back (its first connection is waited for within `timeoutMs`). The
+ * store only runs scripts on it. Turn its offline queue off (node-redis `disableOfflineQueue: true`, ioredis
+ * `enableOfflineQueue: false`): a queued script the store gave up on would still run when Redis is back.
  * @throws {InvalidParamsError} for a client that is neither, an empty `prefix` or a bad `timeoutMs`.
  * @example
  * import { createClient } from 'redis';
  * import { redisStore } from 'content-platform-sdk/redis';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * // connect() not awaited: it waits as long as Redis is down, and the process need not.
+ * const redis = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true });
+ * redis.on('error', (error) => console.error('redis:', error.message));
+ * redis.connect().catch(() => {});
  * const mgmt = new ManagementClient({ baseUrl, apiKey, rateLimit: { store: redisStore(redis) } });
  */
 export function redisStore(
