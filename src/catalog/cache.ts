@@ -273,9 +273,7 @@ export class PurchaseCache {
         },
       );
     } catch (error) {
-      if (signal?.aborted)
-        throw new APIUserAbortError(`${caller.label()} was aborted by the caller.`, { cause: signal.reason });
-      throw error;
+      throw left(caller, NEVER) ?? error;
     }
     return flight.answer;
   }
@@ -322,11 +320,6 @@ export class PurchaseCache {
       }
     } catch {}
     this.#counts.rejected += 1;
-    caller.log(
-      'debug',
-      'a purchase cache entry failed its check (not this code’s, or not a purchase): a miss.',
-      {},
-    );
     return undefined;
   }
 
