@@ -363,7 +363,30 @@ interface Figures {
   startupMs: number;
 }
 
+// What a table's rows cannot say (a process that crashed: how it ended, its last words), said under the table.
+const notes: string[] = [];
+function sayNotes(): void {
+  if (notes.length === 0) return;
+  say(
+    'Processes that ended without finishing their calls (at most 3 a job):',
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  );
+  notes.length = 0;
+}
+
 function figures(run: JobRun): Figures {
+  const crashed = run.procs.filter(
+    (p) => p.doneAt === undefined && p.killed === undefined && p.exit !== 'code 0',
+  );
+  for (const p of crashed.slice(0, 3)) {
+    const last = p.stderr.trim().split('\n').slice(-3).join(' ⏎ ').slice(-400);
+    notes.push(
+      `${p.spec.name}: ${p.exit} after ${p.calls.length} of ${p.spec.calls} calls` +
+        `${p.exitAt && p.spawnedAt ? `, ${fx(p.exitAt - p.spawnedAt, 0)} ms after its spawn` : ''}; stderr: ${last ? `\`${last.replaceAll('`', "'")}\`` : '(nothing)'}`,
+    );
+  }
   const errors: Record<string, number> = {};
   let failed = 0;
   let ended = 0;
@@ -397,8 +420,7 @@ function figures(run: JobRun): Figures {
     hung: run.procs.filter((p) => p.killed === 'hung').length,
     pending: asked - ended,
     lingered: run.procs.filter((p) => p.killed === 'lingered').length,
-    crashed: run.procs.filter((p) => p.doneAt === undefined && p.killed === undefined && p.exit !== 'code 0')
-      .length,
+    crashed: crashed.length,
     limited: posts.filter(([, , status]) => status === 429).length,
     created: posts.filter(([, , status]) => status === 201).length,
     stored: run.pixels.length,
@@ -558,6 +580,7 @@ async function fleetShape(binary: string, names: ClientName[]): Promise<void> {
       ),
       '',
     );
+    sayNotes();
   } finally {
     await r.stop();
   }
@@ -621,6 +644,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
         `(${fx(Math.max(...agg.exited))}×).`,
       '',
     );
+    sayNotes();
   } finally {
     await r.stop();
   }
@@ -672,6 +696,7 @@ async function exitShape(binary: string, client: ClientName): Promise<void> {
       );
     }
     say('');
+    sayNotes();
   } finally {
     await r.stop();
   }
@@ -789,6 +814,7 @@ async function blipShape(binary: string, client: ClientName): Promise<void> {
     '',
     ...series,
   );
+  sayNotes();
   await pauseShape(binary, client, pause, pauseAtMs);
 }
 
@@ -869,6 +895,7 @@ async function pauseShape(
       }
     }
     say('');
+    sayNotes();
   } finally {
     await r.stop();
   }
