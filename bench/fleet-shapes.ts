@@ -23,7 +23,7 @@
 // runs small sizes (for checking the tool, not for figures); `--limit` overrides each run's time limit (seconds),
 // past which every process still running is killed and counted as hung.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -924,6 +924,9 @@ say(
 );
 const chosen = shapes.length > 0 ? shapes : (['fleet', 'serverless', 'exit', 'blip'] as ShapeName[]);
 const started = Date.now();
+// Another `npm run build` while this runs would hand later processes another SDK (or none, mid-build): said below.
+const distStamp = () => statSync(`${root}dist/index.js`, { throwIfNoEntry: false })?.mtimeMs;
+const builtAt = distStamp();
 for (const shape of chosen) {
   const names: ClientName[] =
     clients.length > 0 ? clients : shape === 'fleet' ? ['redis', 'ioredis'] : ['redis'];
@@ -933,6 +936,12 @@ for (const shape of chosen) {
     if (shape === 'exit') await exitShape(binary, client);
     if (shape === 'blip') await blipShape(binary, client);
   }
+}
+if (distStamp() !== builtAt) {
+  say(
+    '**dist/ was rebuilt while this ran**: later processes ran another build (or failed to load one); run again.',
+    '',
+  );
 }
 say(
   `Took ${seconds(Date.now() - started)}; load average at the end ${os
