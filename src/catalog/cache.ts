@@ -1,145 +1,35 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  InvalidParamsError,
-  InvalidPurchaseCodeError,
-  timeoutError,
-} from '../core/errors/index.js';
-import { waitInQueue } from '../core/throttle/index.js';
-import type { Log, WithResponse } from '../core/transport/index.js';
-import { type Purchase, PurchaseSchema } from './schemas.js';
+import { InvalidParamsError } from '../core/errors/index.js';
+import type { WithResponse } from '../core/transport/index.js';
+import type { CacheCore } from './cache-core.js';
+import type {
+  CacheSettings,
+  CacheSnapshot,
+  CacheStore,
+  Caller,
+  PurchaseCacheOptions,
+} from './cache-types.js';
+import type { Purchase } from './schemas.js';
 
 /**
- * Where cached purchases live: any Keyv-compatible store (`get`, `set` with a TTL in ms, `delete`; e.g.
- * `new Keyv(new KeyvRedis(url))`), or `redisStore(redis)` from `content-platform-sdk/redis` to share one cache
- * across a fleet. Values are plain JSON-safe objects.
- */
-export interface CacheStore {
-  /** The value under `key`, or `undefined` (or `null`) when there is none. */
-  get(key: string): unknown;
-  /** Keeps `value` under `key` for `ttlMs`. */
-  set(key: string, value: unknown, ttlMs: number): unknown;
-  /** Forgets `key`. */
-  delete(key: string): unknown;
-}
-
-/** The Catalog client's `cache` option: purchase validations answered from a cache. */
-export interface PurchaseCacheOptions {
-  /** Milliseconds a valid purchase is answered from the cache without asking the server. */
-  ttl: number;
-  /**
-   * Milliseconds a cached purchase may still answer when the server cannot (no answer, a timeout, a 5xx, a 429):
-   * the call resolves with it and `cache: 'stale'`. Default: `ttl` (no grace past it).
-   */
-  staleIfError?: number | undefined;
-  /** Where entries live. Default: in memory, the `maxEntries` most recently used. */
-  store?: CacheStore | undefined;
-  /** Most entries the in-memory store keeps (and most codes refused lately the cache remembers). Default 10 000. */
-  maxEntries?: number | undefined;
-}
-
-/** Where a validation's answer came from: the server (`miss`), a fresh entry (`hit`), an entry past `ttl` (`stale`). */
-export type CacheState = 'miss' | 'hit' | 'stale';
-
-/** The cache's counters, for metrics: `catalog.cache`. */
-export interface CacheSnapshot {
-  /** Validations answered by a fresh entry, without a request. */
-  readonly hits: number;
-  /** Requests the cache sent (no entry, one past `ttl`, or `{ cache: false }`); concurrent callers share one. */
-  readonly misses: number;
-  /** Validations answered by an entry past `ttl` because the server could not answer. */
-  readonly stale: number;
-  /** Store operations that failed or timed out (each treated as a miss). */
-  readonly errors: number;
-  /** Entries a store returned that were not this code's (another's, tampered, stamped ahead, not a purchase): misses. */
-  readonly rejected: number;
-  /** Entries in the in-memory store; `undefined` with a store of your own. */
-  readonly entries: number | undefined;
-}
-
-/** One validation, as its caller sends it: how to ask the server, and what stays the caller's own. */
-export interface Caller {
-  /** Sends the request with the flight's signal, what is left of its deadline, and no retry when `quick`. */
-  ask(flight: {
-    signal: AbortSignal;
-    totalTimeout: number | undefined;
-    quick: boolean;
-  }): Promise<WithResponse<Purchase>>;
-  /** `{ cache: false }`: no lookup, no stale answer. */
-  fresh: boolean;
-  /** The caller's signal: it ends this caller's wait, never another's. */
-  signal: AbortSignal | undefined;
-  /** The caller's `totalTimeout` (its own, else its client's), in ms. */
-  total: number | undefined;
-  /** The caller's client's log: this validation's lines go there. */
-  log: Log;
-  /** `POST <url>`, redacted, for an error of the caller's own: built only when one happens. */
-  label(): string;
-  /** Whether the client's throttle holds requests after a 429 (a stale entry then answers at once). */
-  paused(): boolean;
-}
-
-/** What a store holds: when it was written, the purchase as JSON without its code, and a MAC binding both to the name. */
-interface Entry {
-  at: number;
-  purchase: string;
-  mac?: string;
-}
-
-/** A shared request and the callers waiting for it. */
-interface Flight {
-  answer: Promise<WithResponse<Purchase>>;
-  waiting: { grant(): void }[];
-  stop: AbortController;
-  /** When its deadline passes (`performance.now()` time; Infinity: none). */
-  ends: number;
-  /** Sent without retries (its first caller had a stale entry at hand). */
-  quick: boolean;
-  settled?: boolean;
-  failure?: unknown;
-}
-
-// A store that does not answer within this is treated as a miss, and the call goes on.
-const STORE_TIMEOUT_MS = 1_000;
-// After a store failure the store is skipped this long, then one operation tries it again.
-const BREAK_MS = 5_000;
-// How far ahead of this clock an entry's stamp may be (a fleet member's clock running ahead) before it is refused.
-const SKEW_MS = 5_000;
-// Entry names kept, so a hit need not sign again.
-const NAMES_KEPT = 1_000;
-const NEVER = Number.POSITIVE_INFINITY;
-
-/**
- * The cache of one Catalog client and those derived from it: names, single flight, freshness, the fall-back to a
- * stale entry, and what keeps it closed when the store fails or lies.
+ * The purchase cache of one Catalog client and those derived from it, as the client holds it: the `cache` option is
+ * checked at construction (a bad one throws there), and the cache itself is loaded on the first validation, so
+ * the main entry carries none of it (see CONTRIBUTING, "Package size").
  */
 export class PurchaseCache {
-  readonly #store: CacheStore;
-  readonly #memory: MemoryStore | undefined;
-  readonly #ttl: number;
-  readonly #stale: number;
-  readonly #most: number;
+  readonly #settings: CacheSettings;
   readonly #site: string;
-  readonly #secret: Promise<CryptoKey>;
-  readonly #flying = new Map<string, Flight>();
-  readonly #names = new Map<string, Promise<string>>();
-  // Names of codes the server refused, each until an entry written before would have expired.
-  readonly #refused = new Map<string, number>();
-  readonly #counts = { hits: 0, misses: 0, stale: 0, errors: 0, rejected: 0 };
-  // The breaker: the store is skipped until then (0: closed); one operation at a time tries it after.
-  #openUntil = 0;
-  #trying = false;
-  // Logs told of the current outage (one stale warning each); renewed once the server answers.
-  #warned = new WeakSet<Log>();
-  #outage = false;
+  readonly #apiKey: string;
+  #core: Promise<CacheCore> | undefined;
+  #loaded: CacheCore | undefined;
 
-  /** `site`: the API root; `apiKey`: the secret of the names and MACs is derived from it. */
+  /**
+   * `site`: the API root; `apiKey`: the secret of the cache's names and MACs is derived from it.
+   * @throws {InvalidParamsError} naming `cache` for a bad `ttl`, `staleIfError`, `store` or `maxEntries`.
+   */
   constructor(options: PurchaseCacheOptions, site: string, apiKey: string) {
-    this.#ttl = duration(options.ttl, 'cache.ttl');
-    this.#stale = Math.max(
-      this.#ttl,
+    const ttl = duration(options.ttl, 'cache.ttl');
+    const stale = Math.max(
+      ttl,
       options.staleIfError === undefined ? 0 : duration(options.staleIfError, 'cache.staleIfError'),
     );
     if (options.store !== undefined && !isStore(options.store)) {
@@ -155,315 +45,39 @@ export class PurchaseCache {
         'cache',
       );
     }
-    this.#most = most;
-    this.#memory = options.store === undefined ? new MemoryStore(most) : undefined;
-    this.#store = options.store ?? (this.#memory as MemoryStore);
+    this.#settings = { ttl, stale, store: options.store, most };
     this.#site = site;
-    this.#secret = hmacKey(apiKey);
+    this.#apiKey = apiKey;
   }
 
-  /** The counters, copied. */
+  /** The counters, copied (all 0 before the first validation). */
   snapshot(): CacheSnapshot {
-    return Object.freeze({ ...this.#counts, entries: this.#memory?.size });
-  }
-
-  /**
-   * Validates `code` through the cache: a fresh entry answers; otherwise the server does (one request however many
-   * callers ask at once, each waiting with its own signal and deadline), and its answer is kept, a refused code
-   * forgotten and remembered as refused, and a transient failure answered by an entry younger than `staleIfError`.
-   */
-  async validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
-    const ends = caller.total === undefined ? NEVER : performance.now() + caller.total;
-    const name = await this.#key(code);
-    const entry =
-      caller.fresh || this.#isRefused(name) ? undefined : await this.#read(name, code, caller, ends);
-    const age = entry === undefined ? 0 : Date.now() - entry.at;
-    if (entry !== undefined && age < this.#ttl) {
-      this.#counts.hits += 1;
-      return answered(entry.data, 'hit');
-    }
-    const stale = entry !== undefined && age < this.#stale ? entry.data : undefined;
-    // A 429's pause would hold the request: the entry at hand answers now.
-    if (stale !== undefined && caller.paused())
-      return this.#staleAnswer(stale, age, 'requests are paused after a 429', 'RateLimitError', caller.log);
-    for (let round = 0; ; round += 1) {
-      const joined = this.#flying.get(name);
-      let flight = joined;
-      try {
-        const gone = left(caller, ends);
-        if (gone) throw gone;
-        flight ??= this.#fly(name, caller, ends, stale !== undefined);
-        return await this.#join(name, flight, caller, joined ? ends : NEVER);
-      } catch (error) {
-        if (stale !== undefined && transient(error))
-          return this.#staleAnswer(stale, age, (error as Error).message, (error as Error).name, caller.log);
-        // A flight cut short for its first caller (no retry, or its earlier deadline): this caller asks again.
-        const short =
-          flight?.quick || (error instanceof APIConnectionTimeoutError && (flight?.ends ?? 0) < ends - 1);
-        if (joined && round < 2 && error === flight?.failure && transient(error) && short) continue;
-        throw error;
-      }
-    }
-  }
-
-  /** Starts the shared request for `name`, with its first caller's options and deadline, and a signal of its own. */
-  #fly(name: string, caller: Caller, ends: number, quick: boolean): Flight {
-    this.#counts.misses += 1;
-    const stop = new AbortController();
-    const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());
-    const flight = { waiting: [], stop, ends, quick } as unknown as Flight;
-    const settle = () => {
-      flight.settled = true;
-      if (this.#flying.get(name) === flight) this.#flying.delete(name);
-      for (const waiter of flight.waiting.splice(0)) waiter.grant();
-    };
-    flight.answer = caller.ask({ signal: stop.signal, totalTimeout, quick }).then(
-      async (result) => {
-        this.#refused.delete(name);
-        if (this.#outage) {
-          this.#outage = false;
-          this.#warned = new WeakSet();
-        }
-        await this.#write(name, result.data, caller.log, stop.signal, ends);
-        settle();
-        return { ...result, cache: 'miss' as const };
-      },
-      (error: unknown) => {
-        flight.failure = error;
-        // Fail closed: a code the server refuses (refunded, say) is remembered here, whatever the store does.
-        if (error instanceof InvalidPurchaseCodeError) {
-          this.#refuse(name);
-          void this.#call(() => this.#store.delete(name), caller.log);
-        }
-        settle();
-        throw error;
-      },
+    return (
+      this.#loaded?.snapshot() ??
+      Object.freeze({
+        hits: 0,
+        misses: 0,
+        stale: 0,
+        errors: 0,
+        rejected: 0,
+        entries: this.#settings.store === undefined ? 0 : undefined,
+      })
     );
-    // Everyone may have left: the request's end is then no one's to hear.
-    flight.answer.catch(() => {});
-    this.#flying.set(name, flight);
-    return flight;
   }
 
-  /**
-   * Waits for `flight` with the caller's own signal and deadline (`ends`; the first caller's is the request's own):
-   * leaving rejects this caller alone; the request stops only once no one waits for it.
-   */
-  async #join(name: string, flight: Flight, caller: Caller, ends: number): Promise<WithResponse<Purchase>> {
-    const { signal } = caller;
-    try {
-      await waitInQueue(
-        flight.waiting,
-        {
-          log: () => {},
-          retry: false,
-          signal,
-          timeoutMs: ends === NEVER ? undefined : ends - performance.now(),
-          timedOut: () => timeoutError(caller.label(), undefined, true),
-        },
-        ({ grant }) => ({ grant }),
-        () => {
-          // A caller that comes once the answer is in (its entry still being written) has it at once.
-          if (flight.settled) for (const waiter of flight.waiting.splice(0)) waiter.grant();
-        },
-        () => {
-          if (flight.waiting.length > 0 || flight.settled) return;
-          if (this.#flying.get(name) === flight) this.#flying.delete(name);
-          flight.stop.abort(signal?.reason);
-        },
-      );
-    } catch (error) {
-      throw left(caller, NEVER) ?? error;
-    }
-    return flight.answer;
+  /** Validates `code` through the cache (see `CacheCore.validate`), loading it the first time. */
+  async validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
+    const core = this.#loaded ?? (await this.#load());
+    return core.validate(code, caller);
   }
 
-  /** Keeps a server's answer: the purchase without its code, stamped, and (in a store of yours) its MAC. */
-  async #write(name: string, purchase: Purchase, log: Log, signal: AbortSignal, ends: number): Promise<void> {
-    const { purchase_code: _, ...rest } = purchase;
-    const entry: Entry = { at: Date.now(), purchase: JSON.stringify(rest) };
-    if (this.#memory === undefined) {
-      if (this.#skips()) return;
-      entry.mac = await this.#mac(name, entry);
-    }
-    await this.#call(() => this.#store.set(name, entry, this.#stale), log, signal, ends);
+  #load(): Promise<CacheCore> {
+    this.#core ??= import('./cache-core.js').then(({ CacheCore }) => {
+      this.#loaded = new CacheCore(this.#settings, this.#site, this.#apiKey);
+      return this.#loaded;
+    });
+    return this.#core;
   }
-
-  /**
-   * The entry under `name` as this code's purchase (a copy of its own for each caller), or `undefined`. An entry
-   * from a store of yours must carry this name's MAC, a stamp not ahead of this clock, and a purchase.
-   */
-  async #read(
-    name: string,
-    code: string,
-    caller: Caller,
-    ends: number,
-  ): Promise<{ at: number; data: Purchase } | undefined> {
-    const value = await this.#call(() => this.#store.get(name), caller.log, caller.signal, ends);
-    if (value == null) return undefined;
-    const entry = value as Entry;
-    try {
-      // The in-memory store holds only what this cache wrote.
-      if (this.#memory !== undefined) {
-        const data = JSON.parse(entry.purchase) as Purchase;
-        data.purchase_code = code;
-        return { at: entry.at, data };
-      }
-      if (
-        Number.isFinite(entry.at) &&
-        entry.at <= Date.now() + SKEW_MS &&
-        typeof entry.purchase === 'string' &&
-        entry.mac === (await this.#mac(name, entry))
-      ) {
-        const parsed = PurchaseSchema.safeParse({ ...JSON.parse(entry.purchase), purchase_code: code });
-        if (parsed.success) return { at: entry.at, data: parsed.data };
-      }
-    } catch {}
-    this.#counts.rejected += 1;
-    return undefined;
-  }
-
-  #staleAnswer(
-    data: Purchase,
-    age: number,
-    why: string,
-    errorName: string,
-    log: Log,
-  ): WithResponse<Purchase> {
-    this.#counts.stale += 1;
-    // One line per outage and logger; the counter says how many answers were stale.
-    if (!this.#warned.has(log)) {
-      this.#warned.add(log);
-      this.#outage = true;
-      log('warn', `purchase validation answered from the cache (stale): ${why}`, { ageMs: age, errorName });
-    }
-    return answered(data, 'stale');
-  }
-
-  #refuse(name: string): void {
-    this.#refused.delete(name);
-    this.#refused.set(name, Date.now() + this.#stale);
-    if (this.#refused.size > this.#most) this.#refused.delete(this.#refused.keys().next().value as string);
-  }
-
-  #isRefused(name: string): boolean {
-    const until = this.#refused.get(name);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.#refused.delete(name);
-    return false;
-  }
-
-  /** Whether the breaker skips the store now. */
-  #skips(): boolean {
-    return this.#trying || Date.now() < this.#openUntil;
-  }
-
-  /**
-   * One store operation, bounded by the store timeout and by the caller's signal and deadline: a store that fails
-   * or does not answer is a miss, said once per outage in a `warn` line, and skipped for a while after (a breaker).
-   */
-  async #call<T>(
-    operation: () => T,
-    log: Log,
-    signal?: AbortSignal,
-    ends = NEVER,
-  ): Promise<Awaited<T> | undefined> {
-    // The in-memory store answers at once and cannot fail: no timer for it.
-    if (this.#memory !== undefined) return operation() as Awaited<T>;
-    if (this.#skips()) return undefined;
-    const trial = this.#openUntil !== 0;
-    this.#trying = trial;
-    try {
-      const ms = Math.min(STORE_TIMEOUT_MS, ends - performance.now());
-      const value = await bounded(Promise.resolve().then(operation), ms, signal);
-      if (trial) {
-        this.#openUntil = 0;
-        log('info', 'the purchase cache store answers again.', {});
-      }
-      return value;
-    } catch (error) {
-      // The caller left (its abort or deadline): no fault of the store's.
-      if (signal?.aborted || performance.now() >= ends) return undefined;
-      this.#counts.errors += 1;
-      if (this.#openUntil === 0) {
-        log(
-          'warn',
-          `the purchase cache store failed (${(error as Error)?.message}): validations ask the server.`,
-          { errorName: (error as Error)?.name },
-        );
-      }
-      this.#openUntil = Date.now() + BREAK_MS;
-      return undefined;
-    } finally {
-      if (trial) this.#trying = false;
-    }
-  }
-
-  /**
-   * The entry's name: an HMAC-SHA-256 of the site and the code, keyed by a secret derived from the API key. The last
-   * names are kept (WebCrypto's sign is a job of its own: most of a hit's time), privately, and a bounded few.
-   */
-  #key(code: string): Promise<string> {
-    const folded = code.toLowerCase();
-    let name = this.#names.get(folded);
-    if (name === undefined) {
-      if (this.#names.size >= NAMES_KEPT) this.#names.clear();
-      name = this.#sign(`${this.#site}\n${folded}`).then((mac) => `content-platform-sdk:purchase:${mac}`);
-      this.#names.set(folded, name);
-    }
-    return name;
-  }
-
-  /** The MAC binding an entry to its name (so to its code and client), its stamp and its purchase. */
-  #mac(name: string, entry: Entry): Promise<string> {
-    return this.#sign(`${name}\n${entry.at}\n${entry.purchase}`);
-  }
-
-  async #sign(text: string): Promise<string> {
-    const mac = await crypto.subtle.sign('HMAC', await this.#secret, new TextEncoder().encode(text));
-    return base64url(new Uint8Array(mac));
-  }
-}
-
-/**
- * Failures a stale entry may answer for: the server could not say (no answer, a timeout, any 5xx or 429, with or
- * without a Catalog error envelope). A refusal of the code is never one, whatever its status.
- */
-function transient(error: unknown): boolean {
-  if (error instanceof APIConnectionError) return true;
-  if (!(error instanceof APIError) || error instanceof InvalidPurchaseCodeError) return false;
-  return error.status >= 500 || error.status === 429;
-}
-
-/** The caller's own end, if it has come: its abort, or its deadline passed. */
-function left(caller: Caller, ends: number): unknown {
-  const { signal } = caller;
-  if (signal?.aborted)
-    return new APIUserAbortError(`${caller.label()} was aborted by the caller.`, { cause: signal.reason });
-  if (performance.now() >= ends) return timeoutError(caller.label(), undefined, false);
-  return undefined;
-}
-
-/** A purchase from the cache as a validation's result, with a stand-in 200 response saying where it came from. */
-function answered(data: Purchase, cache: CacheState): WithResponse<Purchase> {
-  const headers = { 'x-content-platform-cache': cache };
-  return { data, response: new Response(null, { status: 200, headers }), cache };
-}
-
-/** The HMAC key: SHA-256 of a label and the API key, so the cache's names say nothing of the key itself. */
-async function hmacKey(apiKey: string): Promise<CryptoKey> {
-  const secret = await crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(`content-platform-sdk purchase cache\n${apiKey}`),
-  );
-  return crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-}
-
-function base64url(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function isStore(value: unknown): value is CacheStore {
@@ -481,68 +95,4 @@ function duration(value: unknown, name: string): number {
     );
   }
   return value;
-}
-
-/** `promise`, or a rejection after `ms` (a store, or Redis, that does not answer) or on `signal`'s abort. */
-export function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', aborted);
-    };
-    const aborted = () => {
-      stop();
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`no answer within ${ms} ms`));
-    }, ms);
-    if (signal?.aborted) aborted();
-    else signal?.addEventListener('abort', aborted, { once: true });
-    promise.then(
-      (value) => {
-        stop();
-        resolve(value);
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
-  });
-}
-
-/** The default store: in memory, the `most` entries last used, each until its TTL. */
-class MemoryStore implements CacheStore {
-  readonly #entries = new Map<string, { value: unknown; until: number }>();
-  readonly #most: number;
-
-  constructor(most: number) {
-    this.#most = most;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  get(key: string): unknown {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    if (entry.until <= Date.now()) return undefined;
-    // Used last: kept longest.
-    this.#entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: unknown, ttlMs: number): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, until: Date.now() + ttlMs });
-    if (this.#entries.size > this.#most) this.#entries.delete(this.#entries.keys().next().value as string);
-  }
-
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
 }

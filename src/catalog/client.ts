@@ -18,7 +18,8 @@ import {
   resolveOptions,
 } from '../core/transport/index.js';
 import { AccountResource } from './account.js';
-import { type CacheSnapshot, PurchaseCache, type PurchaseCacheOptions } from './cache.js';
+import { PurchaseCache } from './cache.js';
+import type { CacheSnapshot, PurchaseCacheOptions } from './cache-types.js';
 import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
 import { Purchases } from './purchases.js';

@@ -8,7 +8,7 @@ export {
   matchCatalogMessage,
   normalizeCatalogText,
 } from './arabic.js';
-export type { CacheSnapshot, CacheState, CacheStore, PurchaseCacheOptions } from './cache.js';
+export type { CacheSnapshot, CacheState, CacheStore, PurchaseCacheOptions } from './cache-types.js';
 export { CatalogClient, type CatalogClientOptions } from './client.js';
 export {
   type AudioItem,

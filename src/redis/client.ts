@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bounded } from '../catalog/cache.js';
+import { bounded } from '../catalog/cache-core.js';
 
 /**
  * What the store needs of a node-redis client (`redis` ≥ 5: `createClient(…)`, or `createCluster(…)`; connected or
