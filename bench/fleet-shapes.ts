@@ -15,7 +15,7 @@
 //               (Redis closed at the end), without a store (the baseline), with the store and `process.exit(0)`
 //               right after the last call (Redis never closed); and one process doing the 600.
 //   exit        two processes: A makes 5 creates and `process.exit(0)`s right after its last call, B makes 80;
-//               B's wall time against B alone.
+//               B's wall time against B alone making A's calls and its own.
 //   blip        30 creates handed to one process while Redis is down, Redis started 3 s later: when each call
 //               ends, how many still wait at 10/30/60 s, and `client.rateLimit` over time; then a 4 × 50 fleet
 //               with `CLIENT PAUSE 3000` mid-run against the same fleet unpaused.
@@ -658,11 +658,12 @@ async function exitShape(binary: string, client: ClientName): Promise<void> {
       '## A worker that exits right after its last call',
       '',
       `Two processes on the key, spawned at once, with the store (${client}): A makes ${a} creates and`,
-      `\`process.exit(0)\`s right after its last call (Redis not closed); B makes ${b}. B's wall (its spawn → its last`,
-      `call's end) against B alone with the store in the same run. At ${LIMIT} a second B needs about`,
-      `${fx(b / LIMIT, 0)} s; the target (issue 33) is that A costs B no more than one server window (1 s here).`,
+      `\`process.exit(0)\`s right after its last call (Redis not closed); B makes ${b}. B's time (its spawn → its last`,
+      `call's end) against B alone making A's and its own, ${a + b} creates, with the store in the same run (the`,
+      "server's windows count the same calls). The difference is what A's way of ending costs B; the target",
+      '(issue 33) is one server window at most (1 000 ms here).',
       '',
-      '| run | B alone | B with A | B with A − B alone | A (spawn → exit) | failed | hung | 429s | created / asked | longest idle |',
+      `| run | B alone, ${a + b} calls | B with A | difference | A (spawn → exit) | failed | hung | 429s | created / asked | longest idle |`,
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const lastCall = (p: ProcRun) => Math.max(...p.calls.map((c) => c.t)) - (p.spawnedAt as number);
@@ -670,9 +671,9 @@ async function exitShape(binary: string, client: ClientName): Promise<void> {
       await flush(r.url);
       progress(`exit run ${run}: B alone`);
       const aloneRun = await runJob({
-        procs: [{ name: `b${run}`, calls: b, parallel, redisUrl: r.url, client }],
+        procs: [{ name: `b${run}`, calls: a + b, parallel, redisUrl: r.url, client }],
         alive: 1,
-        limitMs: limitFor(b),
+        limitMs: limitFor(a + b),
       });
       await flush(r.url);
       progress(`exit run ${run}: A and B`);
@@ -687,7 +688,7 @@ async function exitShape(binary: string, client: ClientName): Promise<void> {
       const f = figures(pair);
       const [pa, pb] = pair.procs as [ProcRun, ProcRun];
       const soloB = aloneRun.procs[0] as ProcRun;
-      const alone = soloB.calls.length === b ? lastCall(soloB) : Number.NaN;
+      const alone = soloB.calls.length === a + b ? lastCall(soloB) : Number.NaN;
       const withA = pb.calls.length === b ? lastCall(pb) : Number.NaN;
       say(
         `| ${run} | ${Number.isNaN(alone) ? `> ${seconds(aloneRun.end - aloneRun.t0)} (hung)` : seconds(alone)} | ${Number.isNaN(withA) ? `> ${seconds(f.wallMs)} (hung)` : seconds(withA)} | ` +
