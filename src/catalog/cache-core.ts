@@ -393,10 +393,16 @@ export function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal
       stop();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`no answer within ${ms} ms`));
-    }, ms);
+    // The time is up once what already came in has been read: on a host too busy to run the event loop, the answer
+    // may be waiting in the socket when the timer fires, and the timers' turn comes before the sockets'.
+    const timer = setTimeout(
+      () =>
+        afterIO(() => {
+          stop();
+          reject(new Error(`no answer within ${ms} ms`));
+        }),
+      ms,
+    );
     if (signal?.aborted) aborted();
     else signal?.addEventListener('abort', aborted, { once: true });
     promise.then(
@@ -411,6 +417,10 @@ export function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal
     );
   });
 }
+
+/** Runs `task` after the I/O already received has been handled (`setImmediate` where there is one). */
+const afterIO: (task: () => void) => void =
+  typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => void setTimeout(task, 0);
 
 /** The default store: in memory, the `most` entries last used, each until its TTL. */
 class MemoryStore implements CacheStore {
