@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { maskCode, redact, redactUrl, scrubber } from '../../src/core/errors/redact.js';
+import { escapeControls, maskCode, redact, redactUrl, scrubber } from '../../src/core/errors/redact.js';
 import {
   consoleLogger,
   createLog,
@@ -93,8 +93,26 @@ describe('log', () => {
   });
 });
 
+describe('escapeControls', () => {
+  it('writes every C0 and C1 control, DEL, U+2028 and U+2029 as \\uXXXX text, and nothing else', () => {
+    const controls = [
+      ...Array.from({ length: 0x20 }, (_, i) => i),
+      0x7f,
+      ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i),
+      0x2028,
+      0x2029,
+    ];
+    for (const code of controls)
+      expect(escapeControls(`a${String.fromCharCode(code)}b`)).toBe(
+        `a\\u${code.toString(16).padStart(4, '0')}b`,
+      );
+    const plain = 'الخدمة غير متوفرة ~ é \u00a0 \u200f 😀 "quoted" \\u001b';
+    expect(escapeControls(plain)).toBe(plain);
+  });
+});
+
 describe('the default logger (the console)', () => {
-  it('writes one line per record: `content-platform-sdk <level>: <message>`, then each field as name=value', () => {
+  it('writes one line per record: `content-platform-sdk <level>: "<message>"`, then each field as name=value', () => {
     expect(
       logLine(
         'warn',
@@ -109,7 +127,7 @@ describe('the default logger (the console)', () => {
         },
       ),
     ).toBe(
-      'content-platform-sdk warn: GET https://x.test/api/v1/pixels: retry 1 of 2 in 300 ms after HTTP 503 ' +
+      'content-platform-sdk warn: "GET https://x.test/api/v1/pixels: retry 1 of 2 in 300 ms after HTTP 503" ' +
         'method=GET url=https://x.test/api/v1/pixels attempt=1 status=503 retryInMs=300',
     );
   });
@@ -125,9 +143,59 @@ describe('the default logger (the console)', () => {
         plain: 'req-1',
       }),
     ).toBe(
-      'content-platform-sdk info: a multi-line message error="connect ECONNREFUSED 127.0.0.1:9" id=a=b ' +
+      'content-platform-sdk info: "a multi-line message" error="connect ECONNREFUSED 127.0.0.1:9" id=a=b ' +
         'quote="say \\"hi\\"" tab="a\\tb" empty="" plain=req-1',
     );
+  });
+
+  it('quotes the message, so a server phrase shaped like fields forges none', () => {
+    expect(
+      logLine(
+        'info',
+        'call failed: GET https://x.test/p failed with 503 Busy status=200 url=https://evil.example/ok',
+        {
+          url: 'https://x.test/p',
+          status: 503,
+        },
+      ),
+    ).toBe(
+      'content-platform-sdk info: "call failed: GET https://x.test/p failed with 503 Busy status=200 ' +
+        'url=https://evil.example/ok" url=https://x.test/p status=503',
+    );
+    // A quote or backslash in the message cannot end it early either.
+    expect(logLine('warn', 'a\\" status=200 x="', {})).toBe(
+      'content-platform-sdk warn: "a\\\\\\" status=200 x=\\""',
+    );
+  });
+
+  it('leaves no control character raw in the message or a field: C0, DEL, C1, U+2028 and U+2029', () => {
+    const line = logLine('info', 'Busy \x1b[31m\x07\b\x7f\x85\x9b\u2028\u2029 end', {
+      requestId: 'id\x1b[2J\x85',
+      other: 'a\u2028b',
+    });
+    expect(line).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+    expect(line).toBe(
+      // NEL, U+2028 and U+2029 end lines: the message is joined into one there, as at CR and LF.
+      'content-platform-sdk info: "Busy \\u001b[31m\\u0007\\b\\u007f \\u009b end" ' +
+        'requestId="id\\u001b[2J\\u0085" other="a\\u2028b"',
+    );
+  });
+
+  it('hands every logger its message and text fields with control characters escaped (`\\u001b` text)', () => {
+    const seen: unknown[][] = [];
+    const keep = (...args: unknown[]) => void seen.push(args);
+    const log = createLog(
+      { error: keep, warn: keep, info: keep, debug: keep },
+      'info',
+      scrubber('s3cr3t-key'),
+    );
+    log('info', 'phrase \x1b]0;title\x07 s3cr3t-key', { requestId: 'r\x1b\u2028', status: 503 });
+    expect(seen).toEqual([
+      [
+        '[content-platform-sdk] phrase \\u001b]0;title\\u0007 ***',
+        { requestId: 'r\\u001b\\u2028', status: 503 },
+      ],
+    ]);
   });
 
   it('sends each level to the console method of its name, as one string, the key masked', () => {
@@ -145,7 +213,7 @@ describe('the default logger (the console)', () => {
     expect(written).toEqual(
       (['error', 'warn', 'info', 'debug'] as const).map((level) => [
         [
-          `content-platform-sdk ${level}: ${level} with *** url=https://x.test/api/items/all?api_key=*** attempt=1`,
+          `content-platform-sdk ${level}: "${level} with ***" url=https://x.test/api/items/all?api_key=*** attempt=1`,
         ],
       ]),
     );

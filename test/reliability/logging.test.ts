@@ -183,15 +183,15 @@ describe('logging', () => {
     const lines = calls.map((args) => String(args[0]));
     expect(lines[0]).toMatch(
       new RegExp(
-        `^content-platform-sdk info: GET ${u} \\(attempt 1\\) → 503 in \\d+ ms method=GET url=${u} attempt=1 status=503 durationMs=\\d+ requestId="req 503"$`,
+        `^content-platform-sdk info: "GET ${u} \\(attempt 1\\) → 503 in \\d+ ms" method=GET url=${u} attempt=1 status=503 durationMs=\\d+ requestId="req 503"$`,
       ),
     );
     expect(lines[1]).toBe(
-      `content-platform-sdk info: GET ${url}: retry 1 of 2 in 0 ms after HTTP 503 method=GET url=${url} attempt=1 retryInMs=0 requestId="req 503" status=503`,
+      `content-platform-sdk info: "GET ${url}: retry 1 of 2 in 0 ms after HTTP 503" method=GET url=${url} attempt=1 retryInMs=0 requestId="req 503" status=503`,
     );
     expect(lines[2]).toMatch(
       new RegExp(
-        `^content-platform-sdk info: GET ${u} \\(attempt 2\\) → 200 in \\d+ ms method=GET url=${u} attempt=2 status=200 durationMs=\\d+$`,
+        `^content-platform-sdk info: "GET ${u} \\(attempt 2\\) → 200 in \\d+ ms" method=GET url=${u} attempt=2 status=200 durationMs=\\d+$`,
       ),
     );
     expect(lines.join('\n')).not.toContain('LOGGINGTOKEN');

@@ -62,6 +62,21 @@ export function bodyCut(response: Response): boolean {
   return cuts.has(response);
 }
 
+const phrases = new WeakMap<Response, string>();
+
+/**
+ * Notes the reason phrase the server sent for `response`, rebuilt without it: a `Response` cannot carry a phrase
+ * beyond Latin-1 or with a control character (`503 الخدمة غير متوفرة`), which fetch passes on as it came.
+ */
+export function keepPhrase(response: Response, phrase: string): void {
+  phrases.set(response, phrase);
+}
+
+/** The reason phrase the server sent: the one noted by `keepPhrase`, else the answer's `statusText`. */
+export function phraseOf(response: Response): string {
+  return phrases.get(response) ?? response.statusText;
+}
+
 const SNIPPET = 120;
 
 /** A short, single-line description of a body that was not the JSON we expected. */
@@ -167,7 +182,7 @@ export function decodeAnswer(
         : scrub(text);
   const answer = new Decoded(
     response.status,
-    scrub === undefined ? response.statusText : scrub(response.statusText),
+    scrub === undefined ? phraseOf(response) : scrub(phraseOf(response)),
     scrub === undefined ? response.headers : scrubHeaders(response.headers, scrub),
     raw === '' ? undefined : raw,
     request,

@@ -1,4 +1,5 @@
 import { isBranded, LINEAGE, lineageOf, named } from './brand.js';
+import { escapeControls } from './redact.js';
 
 /** Every error class's `name`: `switch (error.name)` on an `AnyContentPlatformError` narrows to the class. */
 export type ContentPlatformErrorName =
@@ -48,7 +49,9 @@ export class ContentPlatformError extends Error {
   readonly requestId: string | undefined = undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // A server's words in a message (a reason phrase, a body, a header) keep no raw control character: shown in a
+    // terminal, an ESC would steer it and a line break forge a line.
+    super(escapeControls(message), options);
     Object.defineProperty(this, LINEAGE, { value: lineageOf(this) });
   }
 
@@ -486,7 +489,10 @@ function aside(error: object, fields: Record<string, unknown>): void {
     Object.defineProperty(error, name, { value, enumerable: false, configurable: true });
 }
 
-/** Records what the call went through on its error (the fields are read-only to users, set once here). */
+/**
+ * Records what the call went through on its error (the fields are read-only to users, set once here); a request id
+ * keeps no raw control character (`\u001b` text), since logs and terminals show it.
+ */
 export function recordCall<E extends ContentPlatformError>(
   error: E,
   attempts: number,
@@ -494,6 +500,6 @@ export function recordCall<E extends ContentPlatformError>(
 ): E {
   const facts = error as { attempts: number; requestId: string | undefined };
   facts.attempts = attempts;
-  facts.requestId = requestId;
+  facts.requestId = requestId === undefined ? undefined : escapeControls(requestId);
   return error;
 }

@@ -10,7 +10,9 @@ export {
   describeBody,
   ERROR_BODY_BYTES,
   type ErrorDetail,
+  keepPhrase,
   markCut,
+  phraseOf,
   SCRUB_MARGIN,
   scrubHeaders,
   statusError,
@@ -31,6 +33,15 @@ export {
   validationError,
 } from './answer-errors.js';
 export * from './classes.js';
-export { maskCode, maskCodeFields, redact, redactUrl, type Scrub, scrubber, withCodes } from './redact.js';
+export {
+  escapeControls,
+  maskCode,
+  maskCodeFields,
+  redact,
+  redactUrl,
+  type Scrub,
+  scrubber,
+  withCodes,
+} from './redact.js';
 export { MAX_JSON_DEPTH, scrubParsed } from './scrub-body.js';
 export { RESET_EPOCH_FROM, retryAfterSeconds } from './wait.js';

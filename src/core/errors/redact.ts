@@ -101,6 +101,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
+// Every C0 and C1 control (ESC, BEL, backspace, CR, LF, NEL…), DEL, and the line and paragraph separators.
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+const CONTROLS = new RegExp(CONTROL.source, 'gu');
+
+/**
+ * `text` with every control character written out as `\uXXXX` text (ESC as `\u001b`): a server's words (a reason
+ * phrase, a body, an `X-Request-Id`) reach messages and log lines, and a raw ESC or line break there would steer a
+ * terminal or forge a line.
+ */
+export function escapeControls(text: string): string {
+  if (!CONTROL.test(text)) return text;
+  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * A URL safe to log: the `api_key` parameter, if any, shows as `***`. A Catalog GET carries the key in its URL
  * (the server reads it nowhere else), so hooks that log `request.url` or `response.url` should pass it here.

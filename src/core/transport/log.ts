@@ -1,4 +1,4 @@
-import { maskCodeFields, type Scrub } from '../errors/index.js';
+import { escapeControls, maskCodeFields, type Scrub } from '../errors/index.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -48,8 +48,9 @@ export interface LogFields {
 const PREFIX = '[content-platform-sdk] ';
 
 /**
- * The default logger: the console, one line per record, fields inline (`content-platform-sdk warn: <message>
- * method=GET url=… attempt=2 status=503`), each level to the console method of its name.
+ * The default logger: the console, one line per record, the message quoted and the fields inline
+ * (`content-platform-sdk warn: "<message>" method=GET url=… attempt=2 status=503`), each level to the console method
+ * of its name.
  */
 export const consoleLogger: Logger = {
   error: (message, fields) => console.error(logLine('error', message, fields)),
@@ -59,17 +60,25 @@ export const consoleLogger: Logger = {
 };
 
 /**
- * One record as one line: `content-platform-sdk <level>: <message> name=value …`, a value with a space, a quote or a
- * control character (or none at all) quoted as JSON; a message on several lines joined into one.
+ * One record as one line: `content-platform-sdk <level>: "<message>" name=value …`. The message is always quoted as
+ * JSON, so no text in it (a server's reason phrase `Busy status=200`) reads as a field; a value with a space, a quote
+ * or a control character (or none at all) is quoted too. A message on several lines is joined into one, and no
+ * control character is left raw.
  */
 export function logLine(level: string, message: string, fields: LogFields = {}): string {
   const text = message.startsWith(PREFIX) ? message.slice(PREFIX.length) : message;
-  let line = `content-platform-sdk ${level}: ${text.replace(/\s*[\r\n]+\s*/g, ' ')}`;
+  let line = `content-platform-sdk ${level}: ${quoted(text.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' '))}`;
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    line += ` ${name}=${typeof value === 'string' && (value === '' || /[\s"\p{Cc}]/u.test(value)) ? JSON.stringify(value) : value}`;
+    const shown = typeof value === 'string' ? value : String(value);
+    line += ` ${name}=${shown === '' || /[\s"\p{Cc}]/u.test(shown) ? quoted(shown) : shown}`;
   }
   return line;
+}
+
+/** `text` as a JSON string, with the controls JSON leaves raw (DEL, C1, U+2028/2029) escaped as well. */
+function quoted(text: string): string {
+  return escapeControls(JSON.stringify(text));
 }
 
 /**
@@ -89,7 +98,7 @@ export type Log = ((
 
 /**
  * Gates `logger` by `level` and scrubs every line and text field (the key, and a call's purchase codes when its
- * scrub is passed), whatever path it came through.
+ * scrub is passed), whatever path it came through; no control character reaches any logger raw (`\u001b` text).
  */
 export function createLog(logger: Logger, level: LogLevel, clientScrub: Scrub): Log {
   const max = RANK[level];
@@ -102,10 +111,10 @@ export function createLog(logger: Logger, level: LogLevel, clientScrub: Scrub): 
     if (RANK[lineLevel] > max) return;
     const clean: LogFields = {};
     for (const [name, value] of Object.entries(fields)) {
-      if (value !== undefined) clean[name] = typeof value === 'string' ? scrub(value) : value;
+      if (value !== undefined) clean[name] = typeof value === 'string' ? escapeControls(scrub(value)) : value;
     }
     // Called as a method: a pino logger's methods need their `this`.
-    quietly(() => logger[lineLevel](`${PREFIX}${scrub(message)}`, clean));
+    quietly(() => logger[lineLevel](`${PREFIX}${escapeControls(scrub(message))}`, clean));
   };
   return Object.assign(log, {
     verbose: max >= RANK.debug,

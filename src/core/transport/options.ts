@@ -72,7 +72,8 @@ export interface ClientOptions {
   rateLimit?: RateLimitOptions | false | undefined;
   /**
    * Where log lines go, each as `logger[level](message, fields)`. Default: the console, one line per record with
-   * its fields inline (`content-platform-sdk warn: … method=GET url=… attempt=2`); `console` itself means the same.
+   * the message quoted and its fields inline (`content-platform-sdk warn: "…" method=GET url=… attempt=2`); `console`
+   * itself means the same. No control character reaches a logger raw (an ESC shows as `\u001b`).
    */
   logger?: Logger | undefined;
   /**

@@ -1,6 +1,7 @@
 import {
   APIError,
   ERROR_BODY_BYTES,
+  keepPhrase,
   markCut,
   ResponseTooLargeError,
   SCRUB_MARGIN,
@@ -13,6 +14,9 @@ export type Send = (request: Request, init?: RequestInit) => Promise<Response>;
 
 // Statuses whose Response may not carry a body (the constructor throws otherwise).
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+// A reason phrase the Response constructor takes (HTTP's reason-phrase: tab, space, visible ASCII, obs-text); fetch
+// passes on any other as it came (Arabic text decoded as UTF-8, an ESC), and the constructor throws a TypeError.
+const PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const texts = new WeakMap<Response, string>();
 // As Response.text() decodes: UTF-8 whatever the charset, a leading BOM dropped.
@@ -198,13 +202,20 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** The answer again, from its bytes (not its text: no second UTF-8 encoding of the body). */
+/**
+ * The answer again, from its bytes (not its text: no second UTF-8 encoding of the body). A reason phrase no
+ * Response can carry is left out of it and kept aside for messages (`keepPhrase`): the status decides, the phrase is
+ * only text.
+ */
 function rebuilt(response: Response, bytes: Uint8Array<ArrayBuffer>): Response {
+  const phrase = response.statusText;
+  const fits = PHRASE.test(phrase);
   const answer = new Response(bytes.length === 0 || NULL_BODY.has(response.status) ? null : bytes, {
     status: response.status,
-    statusText: response.statusText,
+    statusText: fits ? phrase : '',
     headers: response.headers,
   });
+  if (!fits) keepPhrase(answer, phrase);
   // The login-redirect check reads these; a Response built here has neither.
   if (response.redirected) Object.defineProperty(answer, 'redirected', { value: true });
   if (response.url) Object.defineProperty(answer, 'url', { value: response.url });
