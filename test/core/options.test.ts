@@ -256,9 +256,40 @@ describe('resolveOptions', () => {
     ['a fragment', 'https://links.example.com/#x', 'must not carry a query'],
     ['credentials', 'https://user:pw@links.example.com', 'must not carry a query, fragment or credentials'],
   ])('rejects a base URL with %s', (_label, baseUrl, message) => {
-    const error = failure(() => resolveOptions({ apiKey: 'k', baseUrl }, MANAGEMENT_KIND));
+    const error = failure(() => resolveOptions({ apiKey: SECRET, baseUrl }, MANAGEMENT_KIND));
     expect(error.message).toContain(message);
     expect(error.param).toBe('baseUrl');
+  });
+
+  it('quotes a malformed URL with the key masked, as an api_key parameter or anywhere else (env too)', () => {
+    const texts = (error: InvalidParamsError) =>
+      [error.message, String(error.stack), JSON.stringify(error), inspect(error, { showHidden: true })].join(
+        '\n',
+      );
+    const pasted = failure(() =>
+      resolveOptions(
+        { apiKey: SECRET, siteUrl: `market.example.com/api/items/all?api_key=${SECRET}&x=1` },
+        CATALOG_KIND,
+      ),
+    );
+    expect(pasted.message).toBe(
+      'siteUrl is not a valid URL: "market.example.com/api/items/all?api_key=***&x=1".',
+    );
+    expect(texts(pasted)).not.toContain(SECRET);
+    // Another parameter name, URL-encoded: the scrubber finds the key in any form.
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', `market.example.com/?token=${encodeURIComponent(`${SECRET}+/`)}`);
+    const fromEnv = failure(() => resolveOptions({ apiKey: `${SECRET}+/` }, CATALOG_KIND));
+    expect(fromEnv.message).toBe('siteUrl is not a valid URL: "market.example.com/?token=***".');
+    expect(texts(fromEnv)).not.toContain(SECRET);
+    const bare = failure(() =>
+      resolveOptions({ apiKey: SECRET, baseUrl: `links example.com/${SECRET}` }, MANAGEMENT_KIND),
+    );
+    expect(bare.message).toBe('baseUrl is not a valid URL: "links example.com/***".');
+    // A long one is quoted up to 200 characters.
+    const long = failure(() =>
+      resolveOptions({ apiKey: SECRET, baseUrl: `x/${'a'.repeat(5_000)}` }, MANAGEMENT_KIND),
+    );
+    expect(long.message).toBe(`baseUrl is not a valid URL: "x/${'a'.repeat(198)}…".`);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import type { Hooks, KyInstance } from 'ky';
 import { VERSION } from '../../version.js';
-import { type ClientSetup, InvalidParamsError } from '../errors/index.js';
+import { type ClientSetup, InvalidParamsError, redactUrl, scrubber } from '../errors/index.js';
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
@@ -216,7 +216,7 @@ export function resolveOptions(
   const logger =
     options.logger === undefined || options.logger === globalThis.console ? consoleLogger : options.logger;
   const logLevel = options.logLevel ?? envLogLevel(logger);
-  const root = apiRoot(url, kind, options.allowInsecureHttp === true);
+  const root = apiRoot(url, kind, options.allowInsecureHttp === true, apiKey.trim());
   return {
     apiKey: apiKey.trim(),
     apiRoot: root,
@@ -272,8 +272,16 @@ function envLogLevel(logger: Logger): LogLevel {
   return 'warn';
 }
 
-/** Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. */
-function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: boolean): string {
+/**
+ * Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. A URL it
+ * refuses is quoted with `apiKey` and any `api_key` parameter masked (a Catalog URL pasted whole carries it).
+ */
+function apiRoot(
+  url: string | undefined,
+  kind: ClientKind,
+  allowInsecureHttp: boolean,
+  apiKey: string,
+): string {
   if (url === undefined || url.trim() === '') {
     throw new InvalidParamsError(
       `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`,
@@ -284,8 +292,9 @@ function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: b
   try {
     parsed = new URL(url.trim());
   } catch {
+    const shown = scrubber(apiKey)(redactUrl(url));
     throw new InvalidParamsError(
-      `${kind.urlOption} is not a valid URL: ${JSON.stringify(url)}.`,
+      `${kind.urlOption} is not a valid URL: ${JSON.stringify(shown.length > MAX_SHOWN ? `${shown.slice(0, MAX_SHOWN)}…` : shown)}.`,
       kind.urlOption,
     );
   }
@@ -321,6 +330,9 @@ function apiRoot(url: string | undefined, kind: ClientKind, allowInsecureHttp: b
   if (path.endsWith(kind.apiPath)) path = path.slice(0, -kind.apiPath.length);
   return `${parsed.origin}${path}${kind.apiPath}`;
 }
+
+// Most characters of a refused URL a message quotes.
+const MAX_SHOWN = 200;
 
 // The fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#bad-port), which Node's fetch refuses like a
 // browser does: a URL on one of them fails every call as a lost connection that may have acted.
