@@ -27,7 +27,7 @@ export class Items {
 
   /**
    * One item: `GET /api/items/item?item_id=…`.
-   * @throws {InvalidParamsError} before any request, when `itemId` is not a non-negative whole number.
+   * @throws {InvalidParamsError} before any request, when `itemId` is not a positive whole number.
    * @throws {ItemNotFoundError} when no item has that id (`المنتج غير موجود`).
    * @throws {ResponseValidationError} when the answer is about another item.
    */

@@ -24,6 +24,7 @@ import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import {
   byteCount,
+  checkHooks,
   extraHeaders,
   positive,
   type RequestOptions,
@@ -200,6 +201,7 @@ export class HttpClient {
         'signal',
       );
     }
+    checkHooks(options.hooks, 'hooks');
     return new Trace(this.#client, method, input, call.secrets, {
       signal,
       total: totalTimeout ?? this.#options.totalTimeout,

@@ -231,7 +231,7 @@ export function resolveOptions(
     maxResponseBytes: byteCount(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
     ky: options.ky,
-    hooks: options.hooks,
+    hooks: checkHooks(options.hooks, 'hooks'),
     headers: extraHeaders(options.headers, 'headers'),
     rateLimit: rateLimitOption(options.rateLimit),
     userAgent: userAgent(options.appInfo),
@@ -452,12 +452,62 @@ export function mergeOptions<T extends ClientOptions>(base: T, overrides: T): T 
       ...headerRecord(overrides.headers, 'headers'),
     };
   if (base.hooks && overrides.hooks) {
+    checkHooks(overrides.hooks, 'hooks');
     const hooks: Record<string, unknown[]> = { ...base.hooks } as Record<string, unknown[]>;
     for (const [name, list] of Object.entries(overrides.hooks))
       hooks[name] = [...(hooks[name] ?? []), ...(list ?? [])];
     merged.hooks = hooks as Hooks;
   }
   return merged;
+}
+
+/** The hooks ky runs, in the order of a request's life. */
+const HOOK_NAMES: readonly string[] = [
+  'init',
+  'beforeRequest',
+  'beforeRetry',
+  'beforeError',
+  'afterResponse',
+];
+
+/**
+ * Checks `hooks` (a client's or a call's) before any request: an object of ky hook lists, each an array of
+ * functions. Anything else would be dropped unseen, or spread letter by letter into calls that throw mid-request.
+ * @throws {InvalidParamsError} for any other value, a list that is not an array of functions, or an unknown name.
+ */
+export function checkHooks(hooks: unknown, param: string): Hooks | undefined {
+  if (hooks === undefined) return undefined;
+  const proto = typeof hooks === 'object' && hooks !== null ? Object.getPrototypeOf(hooks) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    throw new InvalidParamsError(
+      `${param} must be an object of ky hook lists, such as { beforeRequest: [(request) => {…}] }; got ${kindOf(hooks)}.`,
+      param,
+    );
+  }
+  for (const [name, list] of Object.entries(hooks as object)) {
+    if (!HOOK_NAMES.includes(name)) {
+      throw new InvalidParamsError(
+        `${param}.${name} is not a ky hook; the hooks are ${HOOK_NAMES.join(', ')}.`,
+        param,
+      );
+    }
+    if (list === undefined) continue;
+    const bad = Array.isArray(list) ? list.findIndex((hook) => typeof hook !== 'function') : -1;
+    if (!Array.isArray(list) || bad >= 0) {
+      throw new InvalidParamsError(
+        `${param}.${name} must be an array of functions; got ${Array.isArray(list) ? `${kindOf(list[bad])} at index ${bad}` : kindOf(list)}.`,
+        param,
+      );
+    }
+  }
+  return hooks as Hooks;
+}
+
+/** A value's kind for a message, never the value itself (it may be a secret). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a${/^[aeiou]/.test(typeof value) ? 'n' : ''} ${typeof value}`;
 }
 
 /** Checks a per-call option the same way as the client option of the same name. */

@@ -4,21 +4,22 @@ import { InvalidParamsError, ResponseValidationError } from '../errors/index.js'
 export type Id = number | string;
 
 /**
- * Checks an identifier before it reaches a URL: only non-negative whole numbers pass, so an empty
- * string, `'../x'`, `'1/2'` or `-1` can never change which resource a request names.
- * @throws {InvalidParamsError} when the id is not a non-negative whole number.
+ * Checks an identifier before it reaches a URL: only positive whole numbers pass (ids start at 1), so an empty
+ * string, `'../x'`, `'1/2'`, `0` or `-1` can never change which resource a request names, nor be sent at all.
+ * @throws {InvalidParamsError} when the id is not a positive whole number.
  */
 export function checkId(id: unknown, name = 'id'): string {
-  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return String(id);
-  if (typeof id === 'string' && /^\d{1,15}$/.test(id)) return id;
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return String(id);
+  if (typeof id === 'string' && /^\d{1,15}$/.test(id) && /[1-9]/.test(id)) return id;
   throw new InvalidParamsError(
-    `${name} must be a non-negative whole number (such as 42 or '42'); got ${describe(id)}.`,
+    `${name} must be a positive whole number (such as 42 or '42'); got ${describe(id)}.`,
     name,
   );
 }
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Object.is(value, -0)) return '-0';
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
     return String(value);
   return value === null ? 'null' : typeof value;
@@ -38,14 +39,15 @@ export function path(strings: TemplateStringsArray, ...ids: Id[]): string {
 
 /**
  * The `accept` check of a call about one record (get, update or delete by id): fails an answer about another id,
- * as a cache or proxy that ignores the path would serve another record. Ids compare as numbers (`'007'` is 7);
- * `what` names the record in the message (`pixel`, `item`).
+ * as a cache or proxy that ignores the path would serve another record. Ids compare as whole numbers, exactly
+ * (`'007'` is 7; an answer's id past 2^53 matches none); `what` names the record in the message (`pixel`, `item`).
  * @throws {ResponseValidationError} when the answer's `id` is not the one asked for.
  */
 export function aboutId(asked: Id, what: string) {
   const expected = Number(asked);
   return (record: { readonly id: number }, call: { readonly label: string }, response: Response): void => {
-    if (record.id === expected) return;
+    // Only a safe integer stands for one id: a larger number is rounded, and could equal the one asked.
+    if (Number.isSafeInteger(record.id) && record.id === expected) return;
     throw new ResponseValidationError({
       message: `${call.label}: the answer is about ${what} ${record.id}, not ${what} ${expected}.`,
       issues: [{ path: ['id'], message: `expected ${expected}, got ${record.id}` }],
