@@ -102,10 +102,10 @@ if (process.argv[2] === 'server') {
   const quiet = () => {};
   const logger = {
     warn: (message: string) => {
-      if (/store/i.test(message)) line({ k: 'fallback' });
+      if (/rate-limit store/i.test(message)) line({ k: 'fallback' });
     },
     info: (message: string) => {
-      if (/store/i.test(message)) line({ k: 'rejoin' });
+      if (/rate-limit store/i.test(message)) line({ k: 'rejoin' });
     },
     error: quiet,
     debug: quiet,
