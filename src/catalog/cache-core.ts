@@ -42,6 +42,10 @@ const SKEW_MS = 5_000;
 // Entry names kept, so a hit need not sign again.
 const NAMES_KEPT = 1_000;
 const NEVER = Number.POSITIVE_INFINITY;
+// How long a process's claim on a code's refresh holds the others off (they read the store meanwhile), and how often
+// they read it: a validation takes 0.1-1 s; past this, each asks the server itself.
+const CLAIM_MS = 3_000;
+const POLL_MS = 50;
 
 /**
  * The cache of one Catalog client and those derived from it: names, single flight, freshness, the fall-back to a
@@ -91,8 +95,11 @@ export class CacheCore {
   async validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
     const ends = caller.total === undefined ? NEVER : performance.now() + caller.total;
     const name = await this.#key(code);
+    const rejected = this.#counts.rejected;
     const entry =
       caller.fresh || this.#isRefused(name) ? undefined : await this.#read(name, code, caller, ends);
+    // What sits under the name is not this code's: no other process's answer is worth waiting for there.
+    const forged = this.#counts.rejected > rejected;
     const age = entry === undefined ? 0 : Date.now() - entry.at;
     if (entry !== undefined && age < this.#ttl) {
       this.#counts.hits += 1;
@@ -108,7 +115,7 @@ export class CacheCore {
       try {
         const gone = left(caller, ends);
         if (gone) throw gone;
-        flight ??= this.#fly(name, caller, ends, stale !== undefined);
+        flight ??= this.#fly(name, code, caller, ends, stale !== undefined, !forged);
         return await this.#join(name, flight, caller, joined ? ends : NEVER);
       } catch (error) {
         if (stale !== undefined && transient(error))
@@ -123,18 +130,21 @@ export class CacheCore {
   }
 
   /** Starts the shared request for `name`, with its first caller's options and deadline, and a signal of its own. */
-  #fly(name: string, caller: Caller, ends: number, quick: boolean): Flight {
-    this.#counts.misses += 1;
+  #fly(name: string, code: string, caller: Caller, ends: number, quick: boolean, wait: boolean): Flight {
     const stop = new AbortController();
-    const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());
     const flight = { waiting: [], stop, ends, quick } as unknown as Flight;
     const settle = () => {
       flight.settled = true;
       if (this.#flying.get(name) === flight) this.#flying.delete(name);
       for (const waiter of flight.waiting.splice(0)) waiter.grant();
     };
-    flight.answer = caller.ask({ signal: stop.signal, totalTimeout, quick }).then(
+    flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait).then(
       async (result) => {
+        // Another process's answer, read from the store: nothing to write.
+        if (result.cache === 'hit') {
+          settle();
+          return result;
+        }
         this.#refused.delete(name);
         if (this.#outage) {
           this.#outage = false;
@@ -159,6 +169,41 @@ export class CacheCore {
     flight.answer.catch(() => {});
     this.#flying.set(name, flight);
     return flight;
+  }
+
+  /**
+   * Where a flight's answer comes from: the server, unless the store is shared and another process is asking it
+   * already (`claim`): then that process's answer, read from the store as it lands (a hit), within `CLAIM_MS`.
+   * `wait`: false when the store already showed an entry under the name that was not this code's.
+   */
+  async #source(
+    name: string,
+    code: string,
+    caller: Caller,
+    ends: number,
+    signal: AbortSignal,
+    quick: boolean,
+    wait: boolean,
+  ): Promise<WithResponse<Purchase>> {
+    const { claim } = this.#store;
+    if (claim !== undefined && wait && !caller.fresh) {
+      const mine = await this.#call(() => claim.call(this.#store, name, CLAIM_MS), caller.log, signal, ends);
+      const until = Math.min(ends, performance.now() + CLAIM_MS);
+      while (mine === false && !signal.aborted && performance.now() + POLL_MS < until) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        const rejected = this.#counts.rejected;
+        const entry = await this.#read(name, code, caller, ends);
+        if (entry !== undefined && Date.now() - entry.at < this.#ttl) {
+          this.#counts.hits += 1;
+          return answered(entry.data, 'hit');
+        }
+        // An entry that is not this code's sits under its name: waiting for another's answer proves nothing.
+        if (this.#counts.rejected > rejected) break;
+      }
+    }
+    this.#counts.misses += 1;
+    const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());
+    return caller.ask({ signal, totalTimeout, quick });
   }
 
   /**

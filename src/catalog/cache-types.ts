@@ -15,6 +15,12 @@ export interface CacheStore {
   set(key: string, value: unknown, ttlMs: number): unknown;
   /** Forgets `key`. */
   delete(key: string): unknown;
+  /**
+   * Optional, for a store many processes share (`redisStore` has it): takes the refresh of `key` for `ttlMs` across
+   * all of them. `true`: this caller asks the server; `false`: another process is asking, and its answer will be
+   * written under `key` (the cache waits for it, within `ttlMs`, instead of asking too).
+   */
+  claim?(key: string, ttlMs: number): unknown;
 }
 
 /** The Catalog client's `cache` option: purchase validations answered from a cache. */

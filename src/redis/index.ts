@@ -6,7 +6,7 @@ import { InvalidParamsError } from '../core/errors/index.js';
 import type { RateLimitStore } from '../core/throttle/index.js';
 import { type RedisClientLike, scriptRunner, stateName } from './client.js';
 import { FleetThrottle } from './fleet.js';
-import { CACHE_DELETE, CACHE_GET, CACHE_SET } from './scripts.js';
+import { CACHE_CLAIM, CACHE_DELETE, CACHE_GET, CACHE_SET } from './scripts.js';
 
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './client.js';
 
@@ -80,5 +80,12 @@ export function redisStore(
     delete: async (key) => {
       await run(CACHE_DELETE, cached(key), []);
     },
+    // One process of the fleet refreshes a code at a time; the others read its answer from here.
+    claim: async (key, ttlMs) =>
+      (await run(
+        CACHE_CLAIM,
+        [`${prefix}:cache:claim:${key.replace(/^content-platform-sdk:/, '')}`],
+        [String(Math.max(1, Math.ceil(ttlMs)))],
+      )) === 'OK',
   };
 }

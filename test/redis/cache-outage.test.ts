@@ -46,10 +46,15 @@ describe('redisStore as the cache store, on a real Redis', () => {
       const [valid, refunded] = codes();
       const first = catalog(redisStore(client));
       await first.purchases.validate(valid);
-      const [validKey] = await client.keys('*');
+      // Entries only: a process's claim on a code's refresh lives beside them, under `<prefix>:cache:claim:…`.
+      const entries = () => client.keys('*:cache:purchase:*');
+      const [validKey] = await entries();
       expect(validKey).toMatch(/^content-platform-sdk:cache:purchase:[A-Za-z0-9_-]{43}$/);
+      expect(await client.keys('*')).toEqual(
+        expect.arrayContaining([`content-platform-sdk:cache:claim:${(validKey as string).slice(21 + 6)}`]),
+      );
       await first.purchases.validate(refunded);
-      const refundedKey = (await client.keys('*')).find((key) => key !== validKey) as string;
+      const refundedKey = (await entries()).find((key) => key !== validKey) as string;
       api.store.refundPurchase(refunded, CATALOG_KEY);
       await expect(first.purchases.validate(refunded, { cache: false })).rejects.toBeInstanceOf(
         InvalidPurchaseCodeError,

@@ -1,0 +1,91 @@
+// The purchase cache shared by a fleet (issue 33, item 17): a code's refresh is asked of the server by one process,
+// and the others on the same Redis read its answer as it lands, instead of asking too. Separate clients with
+// separate Redis connections and separate caches stand for separate processes (they share nothing but Redis).
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogClient, InvalidPurchaseCodeError } from '../../src/index.js';
+import { redisStore } from '../../src/redis/index.js';
+import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
+import { useRedis } from '../helpers/redis.js';
+
+const CATALOG_KEY = 'ck-cache-fleet-key';
+const HOUR = 3_600_000;
+const redis = useRedis();
+const api = createReferenceServer({ rateLimit: false, catalogKeys: [CATALOG_KEY] });
+let server: ListeningServer;
+beforeAll(async () => {
+  server = await listen(api, { port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const connections: { destroy(): void }[] = [];
+beforeEach(async () => {
+  const admin = await connect();
+  await admin.flushAll();
+  api.reset();
+  // A validation takes 300 ms at the server: long enough for every process to miss at once.
+  api.faults.set({ latencyMs: 300, match: (r) => r.url.endsWith('/purchases/validation') });
+});
+afterEach(() => {
+  for (const connection of connections.splice(0)) connection.destroy();
+});
+
+async function connect() {
+  const client = createClient({ url: redis.url });
+  client.on('error', () => {});
+  connections.push(client);
+  return client.connect();
+}
+
+/** A Catalog client with a cache of its own on a Redis connection of its own: another process, as far as it goes. */
+async function process_() {
+  return new CatalogClient({
+    siteUrl: server.url,
+    apiKey: CATALOG_KEY,
+    logLevel: 'off',
+    cache: { ttl: HOUR, store: redisStore(await connect()) },
+  });
+}
+
+const validations = () => api.requests.filter((r) => r.url.endsWith('/purchases/validation')).length;
+const codes = () => api.store.purchases(CATALOG_KEY).map((p) => p.purchase_code);
+
+describe('a purchase cache shared through redisStore', () => {
+  it('four processes missing the same three codes at once ask the server once per code; the others read its answer', async () => {
+    const fleet = await Promise.all([1, 2, 3, 4].map(() => process_()));
+    const asked = codes().slice(0, 3);
+    const results = await Promise.all(
+      fleet.flatMap((client) => asked.map((code) => client.purchases.validate(code).withResponse())),
+    );
+    expect(validations()).toBe(3);
+    for (const [i, result] of results.entries()) expect(result.data.purchase_code).toBe(asked[i % 3]);
+    const states = results.map((r) => r.cache).sort();
+    expect(states).toEqual([...Array(9).fill('hit'), ...Array(3).fill('miss')]);
+    // Each process counts what it did: one asked per code, the others hit.
+    const counted = fleet.map((client) => client.cache);
+    expect(counted.reduce((n, c) => n + (c?.misses ?? 0), 0)).toBe(3);
+    expect(counted.reduce((n, c) => n + (c?.hits ?? 0), 0)).toBe(9);
+  });
+
+  it('a code the server refuses is refused to every process: the ones waiting on the claim ask for themselves', async () => {
+    const [a, b] = await Promise.all([process_(), process_()]);
+    const code = codes()[0] as string;
+    api.store.refundPurchase(code, CATALOG_KEY);
+    const [first, second] = await Promise.all([
+      a.purchases.validate(code).catch((e: unknown) => e),
+      b.purchases.validate(code).catch((e: unknown) => e),
+    ]);
+    expect(first).toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(second).toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(validations()).toBe(2);
+  }, 20_000);
+
+  it('{ cache: false } asks the server whatever another process has claimed', async () => {
+    const [a, b] = await Promise.all([process_(), process_()]);
+    const code = codes()[0] as string;
+    await Promise.all([a.purchases.validate(code), b.purchases.validate(code, { cache: false })]);
+    expect(validations()).toBe(2);
+  });
+});
