@@ -363,6 +363,8 @@ interface Figures {
   rejoins: number;
   /** Median spawn → client ready (process start-up, imports, Redis connected). */
   startupMs: number;
+  /** Median, over processes that finished, of ready → their last call's end: the time their calls took. */
+  callsMs: number;
 }
 
 // What a table's rows cannot say (a process that crashed: how it ended, its last words), said under the table.
@@ -414,6 +416,9 @@ function figures(run: JobRun): Figures {
     idleMs = Math.max(idleMs, (times[i] as number) - (times[i - 1] as number));
   const createdAt = posts.filter(([, , status]) => status === 201).map(([t]) => t);
   const span = createdAt.length > 1 ? (Math.max(...createdAt) - Math.min(...createdAt)) / 1000 : Number.NaN;
+  const callTimes = run.procs.flatMap((p) =>
+    p.readyAt !== undefined && p.doneAt !== undefined ? [p.doneAt - p.readyAt] : [],
+  );
   const startups = run.procs.flatMap((p) =>
     p.readyAt !== undefined && p.spawnedAt !== undefined ? [p.readyAt - p.spawnedAt] : [],
   );
@@ -436,6 +441,7 @@ function figures(run: JobRun): Figures {
     fallbacks: run.procs.reduce((sum, p) => sum + p.fallbacks, 0),
     rejoins: run.procs.reduce((sum, p) => sum + p.rejoins, 0),
     startupMs: startups.length > 0 ? median(startups) : Number.NaN,
+    callsMs: callTimes.length > 0 ? median(callTimes) : Number.NaN,
   };
 }
 
@@ -603,12 +609,13 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       `Each process starts, builds its client (${client}, awaiting the connection, when it has a store), makes`,
       `${calls} creates at once and ends; the next is spawned as one exits. Wall: first spawn → last exit. A process`,
       `alive ${LINGER_MS / 1000} s after its last call is killed ("lingered"). Baselines of each run: the same spawn`,
-      `pattern without a store, and one process doing the ${total} (16 in flight). "201s a second" as for the fleets.`,
+      `pattern without a store, and one process doing the ${total} (16 in flight). "201s a second" as for the fleets;`,
+      '"a process\'s calls": its client ready → its last call\'s end.',
       'Target (issue 33): 0 failed, 0 hung, within 1.3× the same spawn pattern without a store, also when processes',
       'exit without closing Redis.',
       '',
-      '| run | variant | failed | hung | 429s | created / asked | wall | × no store | × one process | longest idle | 201s a second | fallbacks | start-up (median) |',
-      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| run | variant | failed | hung | 429s | created / asked | wall | × no store | × one process | longest idle | 201s a second | fallbacks | start-up (median) | a process’s calls (median) |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const limitMs = limitFor(total, 120);
     const serverless = (tag: string, store: boolean, end: 'close' | 'exit'): ProcSpec[] =>
@@ -634,7 +641,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       const exited = figures(await runJob({ procs: serverless(`x${run}`, true, 'exit'), alive, limitMs }));
       const row = (label: string, f: Figures) =>
         `| ${run} | ${label} | ${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${wallCell(f)} | ` +
-        `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${fx(f.rate, 1)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms |`;
+        `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${fx(f.rate, 1)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms | ${fx(f.callsMs, 0)} ms |`;
       say(
         row(`one process × ${total}, no store`, one),
         row('no store', none),
