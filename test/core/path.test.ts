@@ -39,15 +39,14 @@ describe('path', () => {
     })();
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect(error?.param).toBe('itemId');
-    expect(error?.message).toBe(
-      `itemId must be a positive whole number (such as 42 or '42'); got "../x".`,
-    );
+    expect(error?.message).toBe(`itemId must be a positive whole number (such as 42 or '42'); got "../x".`);
   });
 
   it('accepts positive safe integers and digit strings (zero-padded too), and refuses zero in any spelling', () => {
     expect(checkId(1)).toBe('1');
     expect(checkId('007')).toBe('007');
     expect(checkId(Number.MAX_SAFE_INTEGER)).toBe('9007199254740991');
-    for (const zero of [0, -0, '0', '000000000000000']) expect(() => checkId(zero)).toThrow(InvalidParamsError);
+    for (const zero of [0, -0, '0', '000000000000000'])
+      expect(() => checkId(zero)).toThrow(InvalidParamsError);
   });
 });

@@ -11,7 +11,7 @@ import {
   serverInfo,
   summarize,
 } from '../../src/testing/adapters/banner.js';
-import { parseCli } from '../../src/testing/adapters/cli.js';
+import { parseCli, USAGE } from '../../src/testing/adapters/cli.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -241,6 +241,53 @@ describe('content-platform-reference-server (bin)', () => {
     }
   }, 20_000);
 
+  it('an empty host, another spelling of every interface, or a flag past its bound: exit 2 before listening', async () => {
+    const prefix = 'content-platform-reference-server: ';
+    const help = ' (--help lists the options)\n';
+    const cases = [
+      [
+        ['--host', ''],
+        '--host must be an interface address or name, such as 127.0.0.1, ::1, localhost, or 0.0.0.0 for all of them; got ""',
+      ],
+      [
+        ['--host', '', '--json'],
+        '--host must be an interface address or name, such as 127.0.0.1, ::1, localhost, or 0.0.0.0 for all of them; got ""',
+      ],
+      [
+        ['--host', '0'],
+        '--host 0 means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only',
+      ],
+      [
+        ['--host', '0.0', '--json'],
+        '--host 0.0 means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only',
+      ],
+      [
+        ['--host', '::ffff:0.0.0.0'],
+        '--host ::ffff:0.0.0.0 means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only',
+      ],
+      [['--pixels', '100000000'], '--pixels must be a whole number from 0 to 100000, got 100000000'],
+      [
+        ['--latency', '99999999999', '--json'],
+        '--latency must be a whole number from 0 to 60000, got 99999999999',
+      ],
+    ] as const;
+    // On a port this test holds on 127.0.0.1: a bin that went on to listen would fail there (EADDRINUSE, exit 1)
+    // instead of binding every interface, so even a regression never listens beyond loopback.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const runs = cases.map(([args]) => bin('--port', String(port), ...args));
+      const exits = await Promise.all(runs.map((run) => run.exit));
+      cases.forEach(([, message], i) => {
+        expect(exits[i]).toBe(2);
+        expect(runs[i]?.output()).toEqual({ out: '', err: `${prefix}${message}${help}` });
+      });
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
+
   it('a bad argument is one line on stderr and exit code 2', async () => {
     for (const [args, message] of [
       [['--flavor', 'xml'], '--flavor must be laravel or spec'],
@@ -314,12 +361,15 @@ describe('parseCli', () => {
 
   it('names the flag and the value it refuses', () => {
     for (const [args, message] of [
-      [['--port', '70000'], '--port must be 0 to 65535, got 70000'],
-      [['--pixels', '2.5'], '--pixels must be a whole number ≥ 0, got 2.5'],
-      [['--rate-limit', '0'], '--rate-limit must be a whole number ≥ 1, got 0'],
-      [['--rate-limit', '5', '--rate-window', '0'], '--rate-window must be a whole number ≥ 1, got 0'],
+      [['--port', '70000'], '--port must be a whole number from 0 to 65535, got 70000'],
+      [['--pixels', '2.5'], '--pixels must be a whole number from 0 to 100000, got 2.5'],
+      [['--rate-limit', '0'], '--rate-limit must be a whole number from 1 to 1000000, got 0'],
+      [
+        ['--rate-limit', '5', '--rate-window', '0'],
+        '--rate-window must be a whole number from 1 to 86400000, got 0',
+      ],
       [['--rate-window', '1000'], '--rate-window needs --rate-limit'],
-      [['--latency', '9-x'], '--latency must be a whole number ≥ 0, got x'],
+      [['--latency', '9-x'], '--latency must be a whole number from 0 to 60000, got x'],
       [['--locale', 'fr'], '--locale must be ar or en'],
     ] as const) {
       expect(parseCli(args)).toEqual({ kind: 'usage-error', message });
@@ -329,6 +379,117 @@ describe('parseCli', () => {
       kind: 'usage-error',
       message: expect.stringMatching(/^Option '--port'[^\n]*$/),
     });
+  });
+});
+
+describe('parseCli: every flag validated and bounded', () => {
+  const everywhere = (host: string) =>
+    `--host ${host} means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only`;
+  const notHost = (shown: string) =>
+    `--host must be an interface address or name, such as 127.0.0.1, ::1, localhost, or 0.0.0.0 for all of them; got ${shown}`;
+
+  it.each([
+    [['--host', ''], notHost('""')],
+    [['--host', ' '], notHost('" "')],
+    [['--host', 'a b'], notHost('"a b"')],
+    [['--host', '[::1]'], notHost('[::1]')],
+    [['--host', '1.2.3.4.5'], notHost('1.2.3.4.5')],
+    [['--host', '0'], everywhere('0')],
+    [['--host', '0.0'], everywhere('0.0')],
+    [['--host', '00'], everywhere('00')],
+    [['--host', '0x0'], everywhere('0x0')],
+    [['--host', '0.0.0.0.'], everywhere('0.0.0.0.')],
+    [['--host', '::ffff:0.0.0.0'], everywhere('::ffff:0.0.0.0')],
+    [['--host', '::ffff:0:0'], everywhere('::ffff:0:0')],
+    [['--host', '::0.0.0.0'], everywhere('::0.0.0.0')],
+    [['--host', '0::'], everywhere('0::')],
+    [['--pixels', '100000000'], '--pixels must be a whole number from 0 to 100000, got 100000000'],
+    [['--domains', '100001'], '--domains must be a whole number from 0 to 100000, got 100001'],
+    [['--items', '1e5'], '--items must be a whole number from 0 to 100000, got 1e5'],
+    [['--latency', '99999999999'], '--latency must be a whole number from 0 to 60000, got 99999999999'],
+    [['--latency', '10-60001'], '--latency must be a whole number from 0 to 60000, got 60001'],
+    [['--latency', '1-2-3'], '--latency range must be MIN-MAX, got 1-2-3'],
+    [['--rate-limit', '1000001'], '--rate-limit must be a whole number from 1 to 1000000, got 1000001'],
+    [
+      ['--rate-limit', '5', '--rate-window', '86400001'],
+      '--rate-window must be a whole number from 1 to 86400000, got 86400001',
+    ],
+    [['--seed', '4294967296'], '--seed must be a whole number from 0 to 4294967295, got 4294967296'],
+    [['--seed', '-1'], expect.stringMatching(/^Option '--seed'/)],
+    [['--failure-rate', '1e-1'], '--failure-rate must be between 0 and 1, got 1e-1'],
+    [['--failure-rate', ''], '--failure-rate must be between 0 and 1, got ""'],
+    [['--port', ''], '--port must be a whole number from 0 to 65535, got ""'],
+    [
+      ['--purchase-code', ''],
+      '--purchase-code must be 1 to 100 letters, digits, - or _ (such as a UUID), got ""',
+    ],
+    [
+      ['--purchase-code', 'a\nb'],
+      '--purchase-code must be 1 to 100 letters, digits, - or _ (such as a UUID), got "a\\nb"',
+    ],
+    [
+      ['--purchase-code', 'x'.repeat(101)],
+      `--purchase-code must be 1 to 100 letters, digits, - or _ (such as a UUID), got ${'x'.repeat(60)}…`,
+    ],
+    [
+      ['--base-path', 'market'],
+      '--base-path must look like /market (segments of letters, digits and . _ ~ -), got market',
+    ],
+    [
+      ['--base-path', '/a/../b'],
+      '--base-path must look like /market (segments of letters, digits and . _ ~ -), got /a/../b',
+    ],
+  ])('%j is refused', (args, message) => {
+    expect(parseCli(args)).toEqual({ kind: 'usage-error', message });
+  });
+
+  it('more than 1000 purchase codes are refused', () => {
+    const args = Array.from({ length: 1001 }, (_, i) => `--purchase-code=code-${i}`);
+    expect(parseCli(args)).toEqual({
+      kind: 'usage-error',
+      message: '--purchase-code is given 1001 times; at most 1000',
+    });
+  });
+
+  it('takes every bound itself, and the wildcard as 0.0.0.0, ::, ::0 or all eight groups', () => {
+    expect(
+      parseCli([
+        '--pixels=100000',
+        '--domains=100000',
+        '--items=100000',
+        '--latency=0-60000',
+        '--rate-limit=1000000',
+        '--rate-window=86400000',
+        '--seed=4294967295',
+        '--port=65535',
+        `--purchase-code=${'a'.repeat(100)}`,
+        '--base-path=/a.b/~c_d-e/',
+      ]),
+    ).toMatchObject({
+      kind: 'run',
+      port: 65_535,
+      server: {
+        seed: { pixels: 100_000, domains: 100_000, items: 100_000 },
+        rateLimit: { limit: 1_000_000, windowMs: 86_400_000 },
+        faults: { latencyMs: [0, 60_000], seed: 4_294_967_295 },
+      },
+    });
+    for (const host of ['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0', '127.0.0.1', '127.1', '::1', 'localhost'])
+      expect(parseCli(['--host', host])).toMatchObject({ kind: 'run', host });
+  });
+
+  it('--help states the bounds', () => {
+    for (const bound of [
+      '0 to 65535',
+      '(at most 100000)',
+      'at most 1000;',
+      'up to 100 characters',
+      '1 to 1000000',
+      '1 to 86400000',
+      '0 to 60000',
+      '0 to 4294967295',
+    ])
+      expect(USAGE).toContain(bound);
   });
 });
 

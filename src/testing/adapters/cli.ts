@@ -1,27 +1,42 @@
 import { parseArgs } from 'node:util';
 import type { FaultSettings } from '../core/faults.js';
 import type { ReferenceServerOptions } from '../server.js';
+import { isWildcardHost } from './node.js';
+
+/**
+ * The most each number flag takes: past these the server cannot start in reasonable memory (100 000 generated
+ * records of a kind take about 100 MB), or Node would clamp the timer (a latency of 2^31 ms and up fires at once).
+ */
+export const BOUNDS = {
+  records: 100_000,
+  purchaseCodes: 1_000,
+  latencyMs: 60_000,
+  rateLimit: 1_000_000,
+  rateWindowMs: 86_400_000,
+  seed: 4_294_967_295,
+} as const;
 
 /** The bin's usage text. */
 export const USAGE = `Usage: content-platform-reference-server [options]
-  --port N              port to listen on (default 4010; 0 picks a free one)
-  --host H              interface (default 127.0.0.1; 0.0.0.0 or :: for all of them,
-                        printing the loopback URL to use from this machine)
+  --port N              port to listen on, 0 to 65535 (default 4010; 0 picks a free one)
+  --host H              interface: an address or a name (default 127.0.0.1); 0.0.0.0 or ::
+                        for all of them, printing the loopback URL to use from this machine
   --json                print one JSON line (URLs, keys, purchase codes, settings, env)
                         instead of text, and one more as it stops
   --flavor laravel|spec wire shapes (default laravel, as the real servers send)
   --locale ar|en        Catalog message words (default ar)
   --base-path /p        serve the site under a path, like https://example.com/p
-  --pixels N            generated pixels added to the first workspace
-  --domains N           generated domains added to the first workspace
-  --items N             generated Catalog items added to the main account
-  --purchase-code CODE  a valid purchase code to accept (repeatable)
-  --rate-limit N        enforce N requests a window per key, with the real servers'
-                        X-RateLimit-* headers and 429 + Retry-After (default: no limit)
-  --rate-window MS      the window of --rate-limit, in ms (default 60000, a minute)
-  --latency MS|MIN-MAX  added latency per request, in ms
+  --pixels N            generated pixels added to the first workspace (at most 100000)
+  --domains N           generated domains added to the first workspace (at most 100000)
+  --items N             generated Catalog items added to the main account (at most 100000)
+  --purchase-code CODE  a valid purchase code to accept (repeatable, at most 1000; letters,
+                        digits, - and _, up to 100 characters)
+  --rate-limit N        enforce N requests a window per key (1 to 1000000), with the real
+                        servers' X-RateLimit-* headers and 429 + Retry-After (default: no limit)
+  --rate-window MS      the window of --rate-limit, in ms (1 to 86400000; default 60000)
+  --latency MS|MIN-MAX  added latency per request, in ms (0 to 60000)
   --failure-rate R      share of requests (0-1) answered 500 or 503
-  --seed N              seed of latency ranges and failures (default 1)
+  --seed N              seed of latency ranges and failures (0 to 4294967295; default 1)
   -v, --version         print the version
   -h, --help            this text
 SIGINT or SIGTERM stops it, printing how many requests it served and how many met a 429.`;
@@ -83,46 +98,109 @@ function options(v: ReturnType<typeof read>): Omit<Extract<Cli, { kind: 'run' }>
   const faults: FaultSettings = {};
   if (v.latency !== undefined) faults.latencyMs = latency(v.latency);
   if (v['failure-rate'] !== undefined) faults.failureRate = rate(v['failure-rate']);
-  if (v.seed !== undefined) faults.seed = whole('--seed', v.seed);
+  if (v.seed !== undefined) faults.seed = whole('--seed', v.seed, 0, BOUNDS.seed);
   const server: ReferenceServerOptions = {
     flavor: v.flavor,
     locale: v.locale,
     seed: {
-      pixels: whole('--pixels', v.pixels ?? '0'),
-      domains: whole('--domains', v.domains ?? '0'),
-      items: whole('--items', v.items ?? '0'),
-      purchaseCodes: v['purchase-code'] ?? [],
+      pixels: whole('--pixels', v.pixels ?? '0', 0, BOUNDS.records),
+      domains: whole('--domains', v.domains ?? '0', 0, BOUNDS.records),
+      items: whole('--items', v.items ?? '0', 0, BOUNDS.records),
+      purchaseCodes: purchaseCodes(v['purchase-code'] ?? []),
     },
     faults,
   };
   if (v['rate-limit'] !== undefined) {
-    server.rateLimit = { limit: whole('--rate-limit', v['rate-limit'], 1) };
+    server.rateLimit = { limit: whole('--rate-limit', v['rate-limit'], 1, BOUNDS.rateLimit) };
     if (v['rate-window'] !== undefined)
-      server.rateLimit.windowMs = whole('--rate-window', v['rate-window'], 1);
+      server.rateLimit.windowMs = whole('--rate-window', v['rate-window'], 1, BOUNDS.rateWindowMs);
   } else if (v['rate-window'] !== undefined) throw new Error('--rate-window needs --rate-limit');
-  if (v['base-path'] !== undefined) server.basePath = v['base-path'];
-  const port = whole('--port', v.port);
-  if (port > 65_535) throw new Error(`--port must be 0 to 65535, got ${v.port}`);
-  return { port, host: v.host, json: v.json, server };
+  if (v['base-path'] !== undefined) server.basePath = basePath(v['base-path']);
+  const port = whole('--port', v.port, 0, 65_535);
+  return { port, host: host(v.host), json: v.json, server };
 }
 
-function whole(flag: string, text: string, min = 0): number {
+/** A whole number from `min` to `max`, written in decimal digits (no sign, fraction, exponent or spaces). */
+function whole(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min) throw new Error(`${flag} must be a whole number ≥ ${min}, got ${text}`);
+  if (!/^\d{1,16}$/.test(text) || n < min || n > max)
+    throw new Error(`${flag} must be a whole number from ${min} to ${max}, got ${shown(text)}`);
   return n;
 }
 
 function latency(text: string): number | [number, number] {
-  const [min, max] = text.split('-');
-  if (max === undefined) return whole('--latency', text);
-  const range: [number, number] = [whole('--latency', min ?? ''), whole('--latency', max)];
-  if (range[0] > range[1]) throw new Error(`--latency range must be MIN-MAX, got ${text}`);
+  const [min, max, more] = text.split('-');
+  if (max === undefined) return whole('--latency', text, 0, BOUNDS.latencyMs);
+  if (more !== undefined) throw new Error(`--latency range must be MIN-MAX, got ${shown(text)}`);
+  const range: [number, number] = [
+    whole('--latency', min ?? '', 0, BOUNDS.latencyMs),
+    whole('--latency', max, 0, BOUNDS.latencyMs),
+  ];
+  if (range[0] > range[1]) throw new Error(`--latency range must be MIN-MAX, got ${shown(text)}`);
   return range;
+}
+
+/**
+ * The interface to bind, refused when empty or not an address or a name a URL can carry (Node would bind every
+ * interface for `''`), and when it is a spelling of the wildcard address other than `0.0.0.0` or `::` (`0`, `0.0`,
+ * `::ffff:0.0.0.0`): those bind every interface too, and the bin would not say so.
+ */
+function host(text: string): string {
+  const hostname = /^[A-Za-z0-9._:-]{1,253}$/.test(text) ? urlHost(text) : undefined;
+  if (hostname === undefined) {
+    throw new Error(
+      `--host must be an interface address or name, such as 127.0.0.1, ::1, localhost, or 0.0.0.0 for all of them; got ${shown(text)}`,
+    );
+  }
+  // As the system reads an address (`0`, `0x0.0`, `0:0::0`): the URL parser writes each the same way.
+  const wildcard = hostname === '0.0.0.0' || hostname === '[::]' || hostname === '[::ffff:0:0]';
+  if (wildcard && !isWildcardHost(text)) {
+    throw new Error(
+      `--host ${text} means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only`,
+    );
+  }
+  return text;
+}
+
+/** The host of a URL naming `host` (an IPv6 address bracketed), as the URL parser writes it; `undefined` if none. */
+function urlHost(host: string): string | undefined {
+  try {
+    return new URL(`http://${host.includes(':') ? `[${host}]` : host}:1/`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+function basePath(text: string): string {
+  // A `.` or `..` segment would be resolved away by every client's URL: nothing could reach the site.
+  if (text.length > 200 || !/^(\/[\w.~-]+)+\/*$/.test(text) || /\/\.{1,2}(\/|$)/.test(text))
+    throw new Error(
+      `--base-path must look like /market (segments of letters, digits and . _ ~ -), got ${shown(text)}`,
+    );
+  return text;
+}
+
+function purchaseCodes(codes: readonly string[]): string[] {
+  if (codes.length > BOUNDS.purchaseCodes)
+    throw new Error(`--purchase-code is given ${codes.length} times; at most ${BOUNDS.purchaseCodes}`);
+  for (const code of codes) {
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(code))
+      throw new Error(
+        `--purchase-code must be 1 to 100 letters, digits, - or _ (such as a UUID), got ${shown(code)}`,
+      );
+  }
+  return [...codes];
+}
+
+/** A value as a message shows it: quoted when it is empty or has spaces or controls, and cut at 60 characters. */
+function shown(text: string): string {
+  const cut = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return cut === '' || /[\s"'\p{Cc}]/u.test(cut) ? JSON.stringify(cut) : cut;
 }
 
 function rate(text: string): number {
   const r = Number(text);
-  if (text.trim() === '' || !(r >= 0 && r <= 1))
-    throw new Error(`--failure-rate must be between 0 and 1, got ${text}`);
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(text) || !(r >= 0 && r <= 1))
+    throw new Error(`--failure-rate must be between 0 and 1, got ${shown(text)}`);
   return r;
 }
