@@ -111,24 +111,20 @@ describe('content-platform-reference-server (bin)', () => {
     }
   }, 20_000);
 
-  it('--host 0.0.0.0 listens on every interface and prints the loopback URL, which the SDK accepts', async () => {
-    const run = bin('--port', '0', '--host', '0.0.0.0');
-    const out = await run.until((o) => o.endsWith(READY));
-    const [, port, url] =
-      /listening on port (\d+) of all interfaces \(0\.0\.0\.0\); use (\S+)\n/.exec(out) ?? [];
-    expect(url).toBe(`http://127.0.0.1:${port}`);
-    expect(out).toContain(
-      `  Other machines reach it at http://<this machine's address>:${port}; the SDK calls http:// to a host that is not loopback only with allowInsecureHttp: true.\n`,
-    );
-    expect(out).toContain(`export CONTENT_PLATFORM_BASE_URL=${url}\n`);
-    const mgmt = new ManagementClient({ baseUrl: url as string, apiKey: 'test-mgmt-key-workspace-alpha' });
-    expect((await mgmt.pixels.get(1)).name).toBe('Facebook Main');
-    // What it would have printed before: the wildcard address, which the SDK refuses.
-    expect(() => new ManagementClient({ baseUrl: `http://0.0.0.0:${port}`, apiKey: 'k' })).toThrow(
-      /http:\/\/ to 0\.0\.0\.0/,
-    );
-    run.child.kill('SIGTERM');
-    expect(await run.exit).toBe(0);
+  it('--host 0.0.0.0 is bound as given (tried here on a port held on 127.0.0.1, so nothing listens beyond loopback)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const run = bin('--port', String(port), '--host', '0.0.0.0');
+      expect(await run.exit).toBe(1);
+      expect(run.output()).toEqual({
+        out: '',
+        err: `content-platform-reference-server: port ${port} on 0.0.0.0 is in use; choose another with --port, or --port 0 for a free one.\n`,
+      });
+    } finally {
+      taken.close();
+    }
   }, 20_000);
 
   it('--json prints one JSON line a script can configure the SDK from; --port 0 picks a free port', async () => {
@@ -542,6 +538,22 @@ describe('describeText', () => {
         `export CONTENT_PLATFORM_MANAGEMENT_API_KEY='it'\\''s a key'`,
         'export CONTENT_PLATFORM_SITE_URL=http://127.0.0.1:4010/market',
       ].join('\n'),
+    );
+  });
+
+  it('on 0.0.0.0 prints the loopback URL, which the SDK accepts (the wildcard address it refuses), and says so', () => {
+    const server = createReferenceServer();
+    const out = text(server, { url: 'http://127.0.0.1:4010', host: '0.0.0.0', port: 4010 });
+    expect(out).toMatch(
+      /listening on port 4010 of all interfaces \(0\.0\.0\.0\); use http:\/\/127\.0\.0\.1:4010\n/,
+    );
+    expect(out).toContain(
+      `  Other machines reach it at http://<this machine's address>:4010; the SDK calls http:// to a host that is not loopback only with allowInsecureHttp: true.\n`,
+    );
+    expect(out).toContain('export CONTENT_PLATFORM_BASE_URL=http://127.0.0.1:4010\n');
+    expect(() => new ManagementClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'k' })).not.toThrow();
+    expect(() => new ManagementClient({ baseUrl: 'http://0.0.0.0:4010', apiKey: 'k' })).toThrow(
+      /http:\/\/ to 0\.0\.0\.0/,
     );
   });
 
