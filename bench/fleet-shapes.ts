@@ -6,7 +6,7 @@
 // prints what it saw (markdown tables) and fails only when it cannot run.
 //
 //   npm run bench:fleet -- [--shape fleet|serverless|exit|blip]… [--runs N] [--client redis|ioredis]…
-//                          [--parallel N] [--limit S] [--quick] [--out FILE]
+//                          [--parallel N] [--limit S] [--quick] [--timeline] [--out FILE]
 //
 // Shapes (each may be repeated or comma-separated; default all four):
 //   fleet       P × C creates (4 × 100, 8 × 50, 16 × 25), P processes at once, `--parallel` calls in flight each;
@@ -21,7 +21,8 @@
 //               with `CLIENT PAUSE 3000` mid-run against the same fleet unpaused.
 // `--client` (default: both for fleet, node-redis for the others) picks the Redis client of the children; `--quick`
 // runs small sizes (for checking the tool, not for figures); `--limit` overrides each run's time limit (seconds),
-// past which every process still running is killed and counted as hung.
+// past which every process still running is killed and counted as hung; `--timeline` adds each job's server
+// answers second by second (201s/429s) under its table.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     quick: { type: 'boolean', default: false },
     out: { type: 'string' },
+    timeline: { type: 'boolean', default: false },
   },
 });
 const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
@@ -79,7 +81,7 @@ if (limitOverride !== undefined && !(limitOverride > 0)) usage('--limit takes se
 function usage(message: string): never {
   console.error(
     `fleet-shapes: ${message}\nusage: node bench/fleet-shapes.ts [--shape fleet|serverless|exit|blip]… [--runs N] ` +
-      '[--client redis|ioredis]… [--parallel N] [--limit S] [--quick] [--out FILE]',
+      '[--client redis|ioredis]… [--parallel N] [--limit S] [--quick] [--timeline] [--out FILE]',
   );
   process.exit(2);
 }
@@ -369,15 +371,27 @@ interface Figures {
 
 // What a table's rows cannot say (a process that crashed: how it ended, its last words), said under the table.
 const notes: string[] = [];
+// With --timeline: each job's server answers second by second, said under the table.
+const timelines: string[] = [];
 function sayNotes(): void {
-  if (notes.length === 0) return;
-  say(
-    'Processes that ended without finishing their calls (at most 3 a job):',
-    '',
-    ...notes.map((n) => `- ${n}`),
-    '',
-  );
-  notes.length = 0;
+  if (notes.length > 0) {
+    say(
+      'Processes that ended without finishing their calls (at most 3 a job):',
+      '',
+      ...notes.map((n) => `- ${n}`),
+      '',
+    );
+    notes.length = 0;
+  }
+  if (timelines.length > 0) {
+    say(
+      'Server answers to the creates, second by second from the first spawn (201s/429s; · for none):',
+      '',
+      ...timelines.map((t) => `- ${t}`),
+      '',
+    );
+    timelines.length = 0;
+  }
 }
 
 function figures(run: JobRun): Figures {
@@ -414,6 +428,17 @@ function figures(run: JobRun): Figures {
   let idleMs = 0;
   for (let i = 1; i < times.length; i += 1)
     idleMs = Math.max(idleMs, (times[i] as number) - (times[i - 1] as number));
+  if (values.timeline) {
+    const secondsRun = Math.ceil((run.end - run.t0) / 1000);
+    const cells = Array.from({ length: secondsRun }, (_, i) => {
+      const inSecond = posts.filter(([t]) => t >= run.t0 + i * 1000 && t < run.t0 + (i + 1) * 1000);
+      const ok = inSecond.filter(([, , status]) => status === 201).length;
+      const limited = inSecond.filter(([, , status]) => status === 429).length;
+      return ok + limited === 0 ? '·' : `${ok}/${limited}`;
+    });
+    const first = run.procs[0]?.spec.name ?? '';
+    timelines.push(`${run.procs.length} × ${first.replace(/-\d+$/, '')}: ${cells.join(' ')}`);
+  }
   const createdAt = posts.filter(([, , status]) => status === 201).map(([t]) => t);
   const span = createdAt.length > 1 ? (Math.max(...createdAt) - Math.min(...createdAt)) / 1000 : Number.NaN;
   const callTimes = run.procs.flatMap((p) =>
