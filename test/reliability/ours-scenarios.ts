@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import ky from 'ky';
 import { expect } from 'vitest';
+import { CatalogClient } from '../../src/catalog/index.js';
 import {
   APIError,
   ContentPlatformError,
@@ -67,6 +68,47 @@ export const oursScenarios: Scenario[] = [
           );
           expect((error as APIError).headers.get('x-echo')).toBe('Bearer ***');
           expect(raw.hits()).toBe(1);
+        } finally {
+          await raw.close();
+        }
+      },
+    }),
+  ),
+  ...(['503 الخدمة غير متوفرة', '503 Busy \x1b[2J\x07'] as const).map(
+    (statusLine): Scenario => ({
+      name: `a reason phrase no Response can carry (${statusLine.includes('\x1b') ? 'an ESC' : 'Arabic'}): our InternalServerError on both clients, the phrase escaped in its message`,
+      within: 2_000,
+      async run() {
+        const raw = await rawServer(statusLine);
+        try {
+          const common = {
+            apiKey: MGMT_KEY,
+            fetch: (request: Request) => nativeFetch(request),
+            maxRetries: 0,
+          };
+          const mgmt = new ManagementClient({
+            ...common,
+            baseUrl: raw.url,
+            logger: capturingLogger,
+            logLevel: 'debug',
+          });
+          const catalog = new CatalogClient({
+            ...common,
+            siteUrl: raw.url,
+            logger: capturingLogger,
+            logLevel: 'debug',
+          });
+          const phrase = statusLine.slice(4).replace('\x1b', '\\u001b').replace('\x07', '\\u0007');
+          for (const [call, request] of [
+            [mgmt.pixels.get(1), `GET ${raw.url}/api/v1/pixels/1`],
+            [catalog.account.details(), `GET ${raw.url}/api/account/details?api_key=***`],
+          ] as const) {
+            const error = await failure(call);
+            expect(error).toBeInstanceOf(InternalServerError);
+            expect(error).toMatchObject({ status: 503, attempts: 1 });
+            expect(error.message).toBe(`${request} failed with 503 ${phrase}: unexpected JSON body: {}`);
+          }
+          expect(raw.hits()).toBe(2);
         } finally {
           await raw.close();
         }
