@@ -221,10 +221,16 @@ describe('Throttle', () => {
     const patient = throttle.take(ticket({ maxPauseMs: 3_600_000, paused }));
     const outcome = { strict: '', patient: '' };
     strict?.then(
-      () => void (outcome.strict = 'granted'),
-      (e: Error) => void (outcome.strict = e.message),
+      () => {
+        outcome.strict = 'granted';
+      },
+      (e: Error) => {
+        outcome.strict = e.message;
+      },
     );
-    patient?.then(() => void (outcome.patient = 'granted'));
+    patient?.then(() => {
+      outcome.patient = 'granted';
+    });
     throttle.observe(answer(429, { 'retry-after': '600' }), log, 3_600_000);
     throttle.release();
     await vi.advanceTimersByTimeAsync(0);
