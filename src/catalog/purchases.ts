@@ -1,6 +1,6 @@
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
-import { APIPromise, deferred } from '../core/transport/index.js';
+import { APIPromise, checkHooks, deferred } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
 
@@ -55,6 +55,8 @@ export class Purchases {
       if (this.#cache === undefined) return ask(options);
       const http = this.#http;
       const { signal, totalTimeout } = options ?? {};
+      // A hit sends nothing: what the transport checks before sending is checked here, so no bad option passes.
+      checkHooks(options?.hooks, 'hooks');
       if (signal !== undefined && !(signal instanceof AbortSignal))
         throw new InvalidParamsError('signal must be an AbortSignal.', 'signal');
       if (totalTimeout !== undefined && !(totalTimeout > 0 && totalTimeout <= 2_147_483_647))

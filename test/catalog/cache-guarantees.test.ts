@@ -378,6 +378,21 @@ describe('stale answers (items 16, 17)', () => {
   });
 });
 
+describe('per-call options of a cached validation', () => {
+  it.each([
+    ['hooks: "garbage"', { hooks: 'garbage' }],
+    ['hooks.beforeRequest: "notarray"', { hooks: { beforeRequest: 'notarray' } }],
+  ])('%s is an InvalidParamsError on a hit too, where nothing is sent', async (_, options) => {
+    const client = catalog({ cache: { ttl: HOUR } });
+    await client.purchases.validate(CODE);
+    const sent = validations();
+    const error = await client.purchases.validate(CODE, options as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error).toMatchObject({ param: 'hooks' });
+    expect(validations()).toBe(sent);
+  });
+});
+
 describe('the cache option (item 16)', () => {
   it.each([null, false, 'yes', 3600])('cache: %s is an InvalidParamsError naming cache', (cache) => {
     let thrown: unknown;

@@ -10,6 +10,7 @@ export type { Log, LogFields, Logger, LogLevel } from './log.js';
 export {
   type AppInfo,
   type ClientOptions,
+  checkHooks,
   type FetchLike,
   type HeaderInput,
   mergeOptions,
