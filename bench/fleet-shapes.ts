@@ -436,8 +436,37 @@ function figures(run: JobRun): Figures {
       const limited = inSecond.filter(([, , status]) => status === 429).length;
       return ok + limited === 0 ? '·' : `${ok}/${limited}`;
     });
+    // Around each 429: how long after the 201 before it, and how long until the next 201 (the fleet's pause).
+    const sorted = [...posts].sort((x, y) => x[0] - y[0]);
+    const before: number[] = [];
+    const after: number[] = [];
+    sorted.forEach(([t, , status], i) => {
+      if (status !== 429) return;
+      const prev = sorted.slice(0, i).findLast(([, , st]) => st === 201);
+      const next = sorted.slice(i + 1).find(([, , st]) => st === 201);
+      if (prev) before.push(t - prev[0]);
+      if (next) after.push(next[0] - t);
+    });
+    // The 201s in bursts (apart by less than 400 ms): how long a burst (about a window's budget) takes to send.
+    const spans: number[] = [];
+    let burstStart: number | undefined;
+    let burstLast = 0;
+    for (const [t, , status] of sorted) {
+      if (status !== 201) continue;
+      if (burstStart === undefined || t - burstLast >= 400) {
+        if (burstStart !== undefined) spans.push(burstLast - burstStart);
+        burstStart = t;
+      }
+      burstLast = t;
+    }
+    if (burstStart !== undefined) spans.push(burstLast - burstStart);
+    const pause =
+      before.length > 0 && after.length > 0
+        ? `; a 429 comes ${fx(median(before), 0)} ms after the 201 before it, the next 201 ${fx(median(after), 0)} ms after it`
+        : '';
+    const around = `${pause}; bursts of 201s span ${fx(median(spans), 0)} ms (medians)`;
     const first = run.procs[0]?.spec.name ?? '';
-    timelines.push(`${run.procs.length} × ${first.replace(/-\d+$/, '')}: ${cells.join(' ')}`);
+    timelines.push(`${run.procs.length} × ${first.replace(/-\d+$/, '')}: ${cells.join(' ')}${around}`);
   }
   const createdAt = posts.filter(([, , status]) => status === 201).map(([t]) => t);
   const span = createdAt.length > 1 ? (Math.max(...createdAt) - Math.min(...createdAt)) / 1000 : Number.NaN;
