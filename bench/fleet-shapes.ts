@@ -51,18 +51,24 @@ type ShapeName = 'fleet' | 'serverless' | 'exit' | 'blip';
 
 // ————— the command line —————
 
-const { values } = parseArgs({
-  options: {
-    shape: { type: 'string', multiple: true },
-    runs: { type: 'string', default: '5' },
-    client: { type: 'string', multiple: true },
-    parallel: { type: 'string', default: '4' },
-    limit: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    out: { type: 'string' },
-    timeline: { type: 'boolean', default: false },
-  },
-});
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        shape: { type: 'string', multiple: true },
+        runs: { type: 'string', default: '5' },
+        client: { type: 'string', multiple: true },
+        parallel: { type: 'string', default: '4' },
+        limit: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        timeline: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+})();
 const list = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
 const shapes = list(values.shape) as ShapeName[];
 for (const s of shapes) {
