@@ -194,7 +194,7 @@ export class FleetThrottle implements ClientThrottle {
       remaining === undefined ? '' : String(remaining),
       limit === undefined ? '' : String(limit),
       String(seconds === undefined ? WINDOW_MS : Math.ceil(seconds * 1000)),
-      limited ? '1' : '0',
+      limited ? '1' : answer.status < 300 ? '0' : '2',
       String(waitMs),
       String(maxPauseMs),
       String(STATE_MS),
@@ -204,16 +204,16 @@ export class FleetThrottle implements ClientThrottle {
       (started) => {
         if (Number(started) > 0) {
           this.#pausedUntil = Date.now() + waitMs;
-          log(
-            'info',
-            `rate limit reached (HTTP 429): every call on this key, in every process, waits ${waitMs} ms`,
-            {
-              waitMs,
-              queued: this.#queue.length,
-              limit: this.#limit,
-              remaining: 0,
-            },
-          );
+          const line =
+            waitMs > maxPauseMs
+              ? `asking ${waitMs} ms, past maxRetryAfter: calls on this key that may not wait that long fail unsent until then`
+              : `every call on this key, in every process, waits ${waitMs} ms`;
+          log('info', `rate limit reached (HTTP 429): ${line}`, {
+            waitMs,
+            queued: this.#queue.length,
+            limit: this.#limit,
+            remaining: 0,
+          });
         }
         this.#wake?.();
       },

@@ -97,9 +97,11 @@ return #ARGV - 3`;
 
 /**
  * Reads one answer into the fleet's state. KEYS: state. ARGV: remaining ('' when the answer had none), limit (''),
- * window ms (how long the budget holds), 429 ('1' or '0'), its wait ms, maxPauseMs, state ms, longest pause any
- * client writes (a longer wait is written as that). Returns the ms of the pause this answer started (0 when it
- * started none: no 429, a wait past maxPauseMs, or a pause already running).
+ * window ms (how long the budget holds), its kind ('1' a 429, '0' a success, '2' any other: a 5xx says nothing of the
+ * budget, and only a success without rate-limit headers opens the throttle), its wait ms, maxPauseMs (unused: every
+ * pause is kept, and a call that may not wait that long fails), state ms, longest pause any client writes (a longer
+ * wait is written as that). Returns the ms of the pause this answer started (0 when it started none: no 429, or a
+ * pause already running).
  */
 export const OBSERVE = `${NOW}
 local maxPause = tonumber(ARGV[8])
@@ -110,7 +112,7 @@ if ARGV[1] ~= '' then
   redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'until', now + math.min(tonumber(ARGV[3]), maxPause))
   if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[2]) end
   redis.call('HDEL', KEYS[1], 'open')
-elseif ARGV[4] ~= '1' and not known then
+elseif ARGV[4] == '0' and not known then
   redis.call('HSET', KEYS[1], 'open', '1')
 end
 if ARGV[4] == '1' then
@@ -120,7 +122,7 @@ if ARGV[4] == '1' then
   redis.call('HDEL', KEYS[1], 'open')
   local paused = tonumber(s[3]) or 0
   if paused > now + maxPause then paused = 0 end
-  if wait <= tonumber(ARGV[6]) and now + wait > paused then
+  if now + wait > paused then
     redis.call('HSET', KEYS[1], 'paused', now + wait)
     if paused <= now then started = wait end
   end

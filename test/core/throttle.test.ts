@@ -200,17 +200,53 @@ describe('Throttle', () => {
     ]);
   });
 
-  it('does not pause for a Retry-After beyond maxRetryAfter (the call fails with it), but sends one at a time', async () => {
+  it('keeps a Retry-After beyond maxRetryAfter as a pause: the calls that may not wait that long fail unsent until it ends', async () => {
     const throttle = new Throttle({});
-    const { granted, take } = taker(throttle);
-    void take('a');
-    for (const name of ['b', 'c']) void take(name);
+    const paused = (waitMs: number) => new Error(`paused ${waitMs}`);
+    const outcomes: string[] = [];
+    void throttle.take(ticket());
+    for (const name of ['b', 'c']) {
+      throttle.take(ticket({ maxPauseMs: MAX_PAUSE, paused }))?.then(
+        () => void outcomes.push(`${name} granted`),
+        (e: Error) => void outcomes.push(`${name} ${e.message}`),
+      );
+    }
     throttle.observe(answer(429, { 'retry-after': '3600' }), log, MAX_PAUSE);
     throttle.release();
     await vi.advanceTimersByTimeAsync(0);
-    expect(throttle.snapshot().pausedUntil).toBeUndefined();
+    expect(outcomes).toEqual(['b paused 3600000', 'c paused 3600000']);
+    expect(throttle.snapshot().pausedUntil?.getTime()).toBe(Date.now() + 3_600_000);
+    // A later call fails the same way, without a request, until the named time.
+    await vi.advanceTimersByTimeAsync(3_000_000);
+    await expect(throttle.take(ticket({ maxPauseMs: MAX_PAUSE, paused }))).rejects.toThrow('paused 600000');
+    expect(lines.map((l) => l.msg)).toEqual([
+      '[content-platform-sdk] rate limit reached (HTTP 429): asking 3600000 ms, past maxRetryAfter: calls that may not wait that long fail unsent until then',
+    ]);
+  });
+
+  it('holds a pause and the budget through answers without rate-limit headers: a 5xx, a 408 or no answer opens nothing', async () => {
+    const throttle = new Throttle({});
+    const { granted, take } = taker(throttle);
+    void take('a');
+    finish(throttle, budget(0, 2));
+    throttle.observe(answer(429, { 'retry-after': '1' }), log, MAX_PAUSE);
+    for (const name of ['b', 'c', 'd', 'e']) void take(name);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The pause is over: one request finds out what the new window holds.
     expect(granted).toEqual(['a', 'b']);
-    expect(lines).toEqual([]);
+    for (const failure of [answer(503), answer(408), undefined]) {
+      finish(throttle, failure);
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    // Each failure let one more go, alone: never the whole queue at once.
+    expect(granted).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(throttle.snapshot().inFlight).toBe(1);
+    // A success without headers, once no budget is known, is news that the server does not count.
+    void take('f');
+    void take('g');
+    finish(throttle, answer(200));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   });
 
   it("fails a waiter unsent when a pause (set under a larger maxRetryAfter) runs past the waiter's own", async () => {

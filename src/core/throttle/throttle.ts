@@ -19,6 +19,8 @@ const DEFAULT_PAUSE_MS = 1_000;
 const PROBE_MS = 500;
 // How long a budget the server stated holds when it names no reset: the real servers' windows are a minute.
 const WINDOW_MS = MINUTE;
+// Longest pause a 429 imposes (a longer wait is held this long): a day.
+const MAX_PAUSE_MS = 24 * 60 * MINUTE;
 
 /**
  * One client's throttle (shared with the clients `withOptions` derives). It reads `X-RateLimit-Remaining` from
@@ -109,7 +111,11 @@ export class Throttle implements ClientThrottle {
       this.#remaining = remaining;
       this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
       this.#budgetUntil = now + windowMs(answer?.headers);
-    } else if (!this.#seen) this.#open = true;
+    } else if (!this.#seen && answer !== undefined && answer.status < 300) {
+      // Only a success is news that the server does not count: a 5xx, a 408 or no answer at all says nothing of
+      // its budget, and a pause or a budget holds through them.
+      this.#open = true;
+    }
     if (answer?.status === 429) this.#pause(answer.headers, log, maxPauseMs);
     if (this.#queue.length > 0) this.#pump();
   }
@@ -123,15 +129,20 @@ export class Throttle implements ClientThrottle {
     const seconds = retryAfterSeconds(headers);
     const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
     const now = Date.now();
-    // Nothing is left until the wait is over, however long; then the budget is not known any more.
+    // Nothing is left until the wait is over, however long (a day at most); then the budget is not known any more.
+    const until = now + Math.min(waitMs, MAX_PAUSE_MS);
     this.#seen = true;
-    this.#budgetUntil = now + waitMs;
-    if (waitMs > maxPauseMs) return;
+    this.#budgetUntil = until;
     const wasPaused = now < this.#pausedUntil;
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
     // Answers to requests already in flight may say the same: the first one announces the pause.
     if (wasPaused) return;
-    log('info', `rate limit reached (HTTP 429): every call of this client waits ${waitMs} ms`, {
+    // A wait past maxPauseMs is kept too: the calls that may not wait that long fail unsent until it is over.
+    const line =
+      waitMs > maxPauseMs
+        ? `asking ${waitMs} ms, past maxRetryAfter: calls that may not wait that long fail unsent until then`
+        : `every call of this client waits ${waitMs} ms`;
+    log('info', `rate limit reached (HTTP 429): ${line}`, {
       waitMs,
       queued: this.#queue.length,
       limit: this.#limit,

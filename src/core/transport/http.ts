@@ -29,6 +29,7 @@ import {
   positive,
   type RequestOptions,
   type ResolvedOptions,
+  retryAfterCap,
   retryCount,
 } from './options.js';
 import { parseAnswer } from './parse.js';
@@ -194,7 +195,7 @@ export class HttpClient {
   /** The call's trace; a bad per-call option throws here, before anything is sent. */
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
     const options = call.options ?? {};
-    const { maxResponseBytes, maxRetries, totalTimeout, signal } = options;
+    const { maxResponseBytes, maxRetries, maxRetryAfter, totalTimeout, signal } = options;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new InvalidParamsError(
         `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${typeName(signal)}.`,
@@ -213,6 +214,7 @@ export class HttpClient {
           ? this.#options.maxResponseBytes
           : byteCount(maxResponseBytes, 'maxResponseBytes'),
       limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
+      maxPauseMs: maxRetryAfter === undefined ? this.#options.maxRetryAfter : retryAfterCap(maxRetryAfter),
     });
   }
 

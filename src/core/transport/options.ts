@@ -105,6 +105,11 @@ export interface RequestOptions {
   totalTimeout?: number | undefined;
   /** Retries for this call. */
   maxRetries?: number | undefined;
+  /**
+   * Longest server-asked wait (ms) this call sleeps through (see `ClientOptions.maxRetryAfter`); a rate-limit pause
+   * longer than this fails it at once, unsent.
+   */
+  maxRetryAfter?: number | undefined;
   /** Most bytes this call's answer may have (see `ClientOptions.maxResponseBytes`). */
   maxResponseBytes?: number | undefined;
   /** Extra headers for this call, in any form `headers` takes (`Authorization` is refused: `apiKey` authenticates). */
@@ -224,10 +229,7 @@ export function resolveOptions(
     totalTimeout:
       options.totalTimeout === undefined ? undefined : positive(options.totalTimeout, 'totalTimeout'),
     maxRetries: retryCount(options.maxRetries ?? 2, 'maxRetries'),
-    maxRetryAfter:
-      options.maxRetryAfter === 0
-        ? 0
-        : positive(options.maxRetryAfter ?? MAX_RETRY_AFTER_MS, 'maxRetryAfter'),
+    maxRetryAfter: retryAfterCap(options.maxRetryAfter ?? MAX_RETRY_AFTER_MS),
     maxResponseBytes: byteCount(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     fetch: options.fetch,
     ky: options.ky,
@@ -511,6 +513,14 @@ function kindOf(value: unknown): string {
 }
 
 /** Checks a per-call option the same way as the client option of the same name. */
+/**
+ * Checks a `maxRetryAfter` (a client's or a call's): 0 (never sleep through a server's wait), or a positive number.
+ * @throws {InvalidParamsError} naming `maxRetryAfter`.
+ */
+export function retryAfterCap(value: number): number {
+  return value === 0 ? 0 : positive(value, 'maxRetryAfter');
+}
+
 export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
     throw new InvalidParamsError(

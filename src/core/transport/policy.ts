@@ -82,7 +82,8 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
   // A wait the deadline would cut short fails at once, with the answer's own error (ky would time out).
   function maxWaitMs(trace: Trace | undefined): number {
     const left = trace?.timeLeft();
-    return left === undefined ? maxRetryAfter : Math.min(maxRetryAfter, left - 1);
+    const cap = trace?.init.maxPauseMs ?? maxRetryAfter;
+    return left === undefined ? cap : Math.min(cap, left - 1);
   }
 
   /**

@@ -61,6 +61,8 @@ export interface TraceInit {
   maxBytes: number;
   /** Retries the call may make (`maxRetries`). */
   limit: number;
+  /** Longest server-asked wait the call sleeps through, and longest pause it waits out (`maxRetryAfter`). */
+  maxPauseMs: number;
 }
 
 /** One turn under the throttle, handed back once. */
@@ -182,7 +184,7 @@ export class Trace {
     }
     const timedOut = () =>
       timeoutError(`${this.label} waiting for its turn under the rate limit`, undefined, this.lost);
-    const { maxPauseMs } = this.client;
+    const { maxPauseMs } = this.init;
     const ticket = {
       log: this.client.log,
       retry,
@@ -214,7 +216,7 @@ export class Trace {
   /** The attempt that claimed `turn` ended, with its answer or without one (`undefined`). */
   attempted(turn: Turn | undefined, answer: Response | undefined): void {
     // Read first, so the turn handed back is granted on what this answer says.
-    this.client.throttle.observe(answer, this.client.log, this.client.maxPauseMs);
+    this.client.throttle.observe(answer, this.client.log, this.init.maxPauseMs);
     this.#hand(turn);
     if (answer === undefined) return;
     this.answer = answer;

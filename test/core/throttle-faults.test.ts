@@ -1,0 +1,92 @@
+// The throttle through answers that say nothing of the budget (issue 34, item 1): a bare 5xx answering the request
+// sent when a 429's pause ends must not open the throttle. Reproduction from the issue: a server allowing 2 requests
+// a second, its 4th answer a 503 without rate-limit headers, 20 creates handed over at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManagementClient, RateLimitError } from '../../src/index.js';
+import {
+  createReferenceServer,
+  type FetchHandler,
+  type ListeningServer,
+  listen,
+} from '../../src/testing/index.js';
+
+const api = createReferenceServer({ rateLimit: { limit: 2, windowMs: 1_000 } });
+const seen = { now: 0, most: 0 };
+const front: FetchHandler = {
+  async fetch(request) {
+    seen.now += 1;
+    seen.most = Math.max(seen.most, seen.now);
+    try {
+      return await api.fetch(request);
+    } finally {
+      seen.now -= 1;
+    }
+  },
+};
+let server: ListeningServer;
+beforeAll(async () => {
+  server = await listen(front, { port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the throttle through answers without rate-limit headers', () => {
+  it('a bare 503 after a pause opens nothing: 20 creates at 2 a second, never more in flight than the budget, few 429s, 0 lost', async () => {
+    const key = api.keys.management[0];
+    const mgmt = new ManagementClient({ baseUrl: server.url, apiKey: key, logLevel: 'off' });
+    api.faults.script(['pass', 'pass', 'pass', { status: 503 }], {
+      match: (r) => r.method === 'POST',
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        mgmt.pixels.create({ name: `bare-${i}`, type: 'facebook', value: String(100 + i) }),
+      ),
+    );
+    const rejected = results.filter((r) => r.status === 'rejected');
+    // The 503 answered a create, which the SDK never retries after a 5xx: that one row fails, reported; none else.
+    expect(rejected).toHaveLength(1);
+    expect(seen.most).toBeLessThanOrEqual(2);
+    const limited = api.requests.filter((r) => r.status === 429).length;
+    // One request finds each new window spent (the server names no reset on a success): one 429 a window at most.
+    expect(limited).toBeLessThanOrEqual(11);
+    expect(api.store.pixels(key).filter((p) => p.name.startsWith('bare-'))).toHaveLength(19);
+    expect(results.some((r) => r.status === 'rejected' && r.reason instanceof RateLimitError)).toBe(false);
+  }, 30_000);
+});
+
+describe('maxRetryAfter for one call', () => {
+  it('is honoured per call: 0 fails a 429 asking 1 s at once; a call may wait longer than its client allows', async () => {
+    const local = createReferenceServer();
+    const key = local.keys.management[0];
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: key,
+      logLevel: 'off',
+      fetch: local.fetch,
+      maxRetryAfter: 500,
+    });
+    local.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+    const error = await mgmt.pixels.get(1, { maxRetryAfter: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ attempts: 1, retryAfter: 1 });
+    local.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+    // The client alone would fail it (500 ms < 1 s); this call may wait 2 s, and does.
+    await expect(mgmt.pixels.get(1, { maxRetryAfter: 2_000 })).resolves.toMatchObject({ id: 1 });
+    expect(local.requests.map((r) => r.status)).toEqual([429, 429, 200]);
+  });
+
+  it('is checked like the client option', async () => {
+    const local = createReferenceServer();
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: local.keys.management[0],
+      fetch: local.fetch,
+    });
+    await expect(mgmt.pixels.get(1, { maxRetryAfter: -1 })).rejects.toMatchObject({
+      name: 'InvalidParamsError',
+      param: 'maxRetryAfter',
+    });
+    expect(local.requests).toHaveLength(0);
+  });
+});
