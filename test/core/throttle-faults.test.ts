@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('the throttle through answers without rate-limit headers', () => {
   it('a bare 503 after a pause opens nothing: 20 creates at 2 a second, never more in flight than the budget, few 429s, 0 lost', async () => {
-    const key = api.keys.management[0];
+    const key = api.keys.management[0] as string;
     const mgmt = new ManagementClient({ baseUrl: server.url, apiKey: key, logLevel: 'off' });
     api.faults.script(['pass', 'pass', 'pass', { status: 503 }], {
       match: (r) => r.method === 'POST',
@@ -58,7 +58,7 @@ describe('the throttle through answers without rate-limit headers', () => {
 describe('maxRetryAfter for one call', () => {
   it('is honoured per call: 0 fails a 429 asking 1 s at once; a call may wait longer than its client allows', async () => {
     const local = createReferenceServer();
-    const key = local.keys.management[0];
+    const key = local.keys.management[0] as string;
     const mgmt = new ManagementClient({
       baseUrl: 'https://links.example.com',
       apiKey: key,
