@@ -91,6 +91,8 @@ export class FleetThrottle implements ClientThrottle {
   readonly #orphans: string[] = [];
   #renewing: ReturnType<typeof setInterval> | undefined;
   #pumping = false;
+  // Calls sleeping before a retry.
+  #resting = 0;
   #wake: (() => void) | undefined;
   #fallback: Throttle | undefined;
   #down = false;
@@ -119,13 +121,17 @@ export class FleetThrottle implements ClientThrottle {
     return Object.freeze({
       enabled: true,
       // Every call waiting, for the fleet or (while Redis is down) for the process's own throttle.
-      queued: this.#queue.length + this.#handed.size,
+      queued: this.#queue.length + this.#handed.size + this.#resting,
       inFlight: this.#held.length,
       limit: this.#limit,
       remaining: this.#remaining,
       pausedUntil: this.#pausedUntil > Date.now() ? new Date(this.#pausedUntil) : undefined,
       store: this.#down ? 'fallback' : 'shared',
     });
+  }
+
+  resting(delta: 1 | -1): void {
+    this.#resting += delta;
   }
 
   tryTake(): boolean {

@@ -90,3 +90,40 @@ describe('maxRetryAfter for one call', () => {
     expect(local.requests).toHaveLength(0);
   });
 });
+
+describe('client.rateLimit while a call sleeps before its retry', () => {
+  it('counts the call among the queued until its retry goes', async () => {
+    const local = createReferenceServer();
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: local.keys.management[0] as string,
+      logLevel: 'off',
+      fetch: local.fetch,
+    });
+    local.faults.script([{ status: 503, headers: { 'retry-after': '1' } }]);
+    const call = mgmt.pixels.get(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(local.requests).toHaveLength(1);
+    expect(mgmt.rateLimit).toMatchObject({ queued: 1, inFlight: 0 });
+    await expect(call).resolves.toMatchObject({ id: 1 });
+    expect(mgmt.rateLimit).toMatchObject({ queued: 0, inFlight: 0 });
+  });
+
+  it('forgets it when the call is aborted in its sleep', async () => {
+    const local = createReferenceServer();
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: local.keys.management[0] as string,
+      logLevel: 'off',
+      fetch: local.fetch,
+    });
+    local.faults.script([{ status: 503, headers: { 'retry-after': '5' } }]);
+    const stop = new AbortController();
+    const call = mgmt.pixels.get(1, { signal: stop.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mgmt.rateLimit.queued).toBe(1);
+    stop.abort();
+    await call;
+    expect(mgmt.rateLimit).toMatchObject({ queued: 0, inFlight: 0 });
+  });
+});

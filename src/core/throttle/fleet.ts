@@ -12,7 +12,7 @@ export type ThrottleLog = (
 export interface RateLimitSnapshot {
   /** Whether the throttle queues requests (`false` when the client was built with `rateLimit: false`). */
   readonly enabled: boolean;
-  /** Calls waiting for their turn. */
+  /** Calls waiting: for their turn, or before a retry. */
   readonly queued: number;
   /** Requests sent whose answer has not come back yet. */
   readonly inFlight: number;
@@ -69,6 +69,11 @@ export interface ClientThrottle {
   release(): void | Promise<void>;
   /** Reads an answer's rate-limit headers (`undefined`: no answer came); a 429 pauses calls. */
   observe(answer: Response | undefined, log: ThrottleLog, maxPauseMs: number): void;
+  /**
+   * A call sleeps before its retry (`1`: the server's wait or a backoff), or is done sleeping (`-1`): counted among
+   * the calls waiting (`snapshot().queued`), though no queue holds it.
+   */
+  resting(delta: 1 | -1): void;
   /** What the throttle knows now. */
   snapshot(): RateLimitSnapshot;
 }

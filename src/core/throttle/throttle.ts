@@ -36,6 +36,8 @@ export class Throttle implements ClientThrottle {
   readonly #span: number;
   readonly #queue: Waiter[] = [];
   #inFlight = 0;
+  // Calls sleeping before a retry.
+  #resting = 0;
   // Rate-limit headers seen on some answer; until then an answer without them opens the throttle.
   #seen = false;
   #open = false;
@@ -67,12 +69,16 @@ export class Throttle implements ClientThrottle {
     this.#expire(Date.now());
     return Object.freeze({
       enabled: this.enabled,
-      queued: this.#queue.length,
+      queued: this.#queue.length + this.#resting,
       inFlight: this.#inFlight,
       limit: this.#limit,
       remaining: this.#remaining,
       pausedUntil: this.#pausedUntil > Date.now() ? new Date(this.#pausedUntil) : undefined,
     });
+  }
+
+  resting(delta: 1 | -1): void {
+    this.#resting += delta;
   }
 
   /** Takes a turn for one request when it may go at once (nobody waits and the limits allow it). */

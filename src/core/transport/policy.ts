@@ -74,7 +74,10 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
       }
       const method = trace?.method ?? (error as { request?: Request }).request?.method ?? '';
       const verdict = shouldRetry(failure, idempotent.includes(method.toLowerCase()), maxWaitMs(trace));
-      if (verdict && trace) trace.pending = { failure, retry: retryCount, wait: serverWaitMs(failure) };
+      if (verdict && trace) {
+        trace.pending = { failure, retry: retryCount, wait: serverWaitMs(failure) };
+        trace.rest();
+      }
       return verdict;
     },
   };

@@ -101,6 +101,7 @@ export class Trace {
   #turn: Turn | undefined;
   #claimed: Turn | undefined;
   #over = false;
+  #resting = false;
   // Hand-backs still on their way to a shared throttle's store: the call settles after them (see `settled`).
   #handing: Promise<void>[] | undefined;
 
@@ -172,9 +173,23 @@ export class Trace {
     return { method: this.method, url: this.url, attempt: this.attempts, ...extra };
   }
 
+  /** The retry rules allowed a retry: the call sleeps before it, counted among the calls waiting (`rateLimit`). */
+  rest(): void {
+    if (this.#resting || !this.init.queues) return;
+    this.#resting = true;
+    this.client.throttle.resting(1);
+  }
+
+  #woke(): void {
+    if (!this.#resting) return;
+    this.#resting = false;
+    this.client.throttle.resting(-1);
+  }
+
   /** Waits for the turn of the next attempt: `undefined` when it may go at once. */
   wait(retry: boolean): Promise<void> | undefined {
     const { throttle } = this.client;
+    this.#woke();
     if (!this.init.queues) return undefined;
     // ky retries only once it is done with the attempt before: one still unanswered (a timeout) was given up.
     this.#hand(this.#claimed);
@@ -226,6 +241,7 @@ export class Trace {
   /** The call is over: every turn it still holds (unsent, or an attempt ky gave up on) is handed back. */
   end(): void {
     this.#over = true;
+    this.#woke();
     this.#hand(this.#turn);
     this.#hand(this.#claimed);
     this.#turn = undefined;
