@@ -1,5 +1,4 @@
-import { compile, type $ZodType as ZodType } from 'zod/v4/core';
-import { en } from 'zod/v4/locales';
+import { type $ZodRawIssue, compile, util, type $ZodType as ZodType } from 'zod/v4/core';
 
 // The schemas are built on zod/mini: zod classic's chainable classes cannot be tree-shaken (its JSON Schema
 // support alone is ~18 KB minified), which tripled the bundle. See bench/RESULTS.md.
@@ -10,7 +9,69 @@ import { en } from 'zod/v4/locales';
  * instead of collecting an issue for every one (10 000 bad items cost hundreds of MB of issues). A success parses
  * the same either way.
  */
-export const PARSE_CONTEXT = { error: en().localeError, abortEarly: true };
+export const PARSE_CONTEXT = { error: englishIssue, abortEarly: true };
+
+// What a size is counted in, per kind of value (zod's English locale's words).
+const UNITS: Record<string, string> = {
+  string: 'characters',
+  file: 'bytes',
+  array: 'items',
+  set: 'items',
+  map: 'entries',
+};
+
+/**
+ * An issue's message in English, word for word as zod's English locale (`zod/v4/locales/en`) says it, for every issue
+ * a schema of ours can raise; a string format other than a pattern is named by its code (`Invalid email`), where the
+ * locale carries a dictionary of 30 formats no schema here uses (a third of its weight in the bundle).
+ */
+export function englishIssue(issue: $ZodRawIssue): string {
+  const any = issue as $ZodRawIssue & Record<string, never>;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `Invalid input: expected ${typeName(any.expected)}, received ${typeName(util.parsedType(issue.input), issue.input)}`;
+    case 'invalid_value':
+      return any.values.length === 1
+        ? `Invalid input: expected ${util.stringifyPrimitive(any.values[0])}`
+        : `Invalid option: expected one of ${util.joinValues(any.values, '|')}`;
+    case 'too_big':
+    case 'too_small': {
+      const big = issue.code === 'too_big';
+      const adj = any.exact ? 'exactly ' : any.inclusive ? (big ? '<=' : '>=') : big ? '<' : '>';
+      const origin = big ? (any.origin ?? 'value') : any.origin;
+      const bound = String((big ? any.maximum : any.minimum) as unknown);
+      const head = `Too ${big ? 'big' : 'small'}: expected ${origin}`;
+      const unit = UNITS[any.origin];
+      return unit === undefined ? `${head} to be ${adj}${bound}` : `${head} to have ${adj}${bound} ${unit}`;
+    }
+    case 'invalid_format':
+      if (any.format === 'starts_with') return `Invalid string: must start with "${any.prefix}"`;
+      if (any.format === 'ends_with') return `Invalid string: must end with "${any.suffix}"`;
+      if (any.format === 'includes') return `Invalid string: must include "${any.includes}"`;
+      if (any.format === 'regex') return `Invalid string: must match pattern ${any.pattern}`;
+      return `Invalid ${any.format}`;
+    case 'not_multiple_of':
+      return `Invalid number: must be a multiple of ${any.divisor}`;
+    case 'unrecognized_keys':
+      return `Unrecognized key${any.keys.length > 1 ? 's' : ''}: ${util.joinValues(any.keys, ', ')}`;
+    case 'invalid_key':
+      return `Invalid key in ${any.origin}`;
+    case 'invalid_union':
+      if (Array.isArray(any.options) && any.options.length > 0)
+        return `Invalid discriminator value. Expected ${(any.options as unknown[]).map((o) => `'${o}'`).join(' | ')}`;
+      return any.inclusive === false ? 'Invalid input: more than one option matched' : 'Invalid input';
+    case 'invalid_element':
+      return `Invalid value in ${any.origin}`;
+    default:
+      return 'Invalid input';
+  }
+}
+
+/** A type's name in a message: `NaN` and the infinities by their value. */
+function typeName(type: string, input?: unknown): string {
+  if (type === 'number' && typeof input === 'number' && !Number.isFinite(input)) return String(input);
+  return type === 'nan' ? 'NaN' : type;
+}
 
 const parsers = new WeakMap<ZodType, ZodType>();
 
