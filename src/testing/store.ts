@@ -21,7 +21,10 @@ export interface SeedOptions {
   domains?: number;
   /** Generated items added to the first Catalog account (cycling image, audio, video). */
   items?: number;
-  /** More valid purchase codes for the first Catalog account (a regular license with support, of a seeded item). */
+  /**
+   * More valid purchase codes for the first Catalog account (a regular license with support, of a seeded item). Codes
+   * match in any letter case, as on the real server, so one that differs from an earlier one only in case is skipped.
+   */
   purchaseCodes?: readonly string[];
 }
 
@@ -189,8 +192,8 @@ export class ReferenceStore {
   }
 
   /**
-   * Refunds a purchase of a Catalog account (first key by default): its code validates as invalid from now on.
-   * Returns whether the account held it.
+   * Refunds a purchase of a Catalog account (first key by default), its code given in any letter case: the code
+   * validates as invalid from now on, in every case. Returns whether the account held it.
    */
   refundPurchase(code: string, key: string = this.#catalog.mainKey): boolean {
     return this.#catalog.refund(key, code);
@@ -201,7 +204,10 @@ export class ReferenceStore {
     this.#catalog.add(key, 'items', item);
   }
 
-  /** Adds a purchase to a Catalog account (first key by default). Throws for an unknown key. */
+  /**
+   * Adds a purchase to a Catalog account (first key by default). Throws for an unknown key, and for a code the account
+   * holds already in any letter case (validation matches a code in any case, as the real server does).
+   */
   addPurchase(purchase: StoredPurchase, key: string = this.#catalog.mainKey): void {
     this.#catalog.add(key, 'purchases', purchase);
   }

@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { json, redirect } from '../core/json.js';
 import { firstParamError, type ParamRule, param, readParams } from './params.js';
 import { renderItem, renderPurchase } from './render.js';
+import { sameCode } from './store.js';
 import { CATALOG_WORDS } from './words.js';
 
 type Words = (typeof CATALOG_WORDS)['ar' | 'en'];
@@ -50,8 +51,9 @@ export const CATALOG_ROUTES: Record<string, Route> = {
     rules: { api_key: 'string', purchase_code: 'string' },
     badKey: ['invalidPurchaseCode', 404],
     answer: (ctx, key, params, words) => {
+      // A code in any letter case, as the real server's MySQL lookup matches it; the answer shows the stored spelling.
       const code = param(params, 'purchase_code');
-      const purchase = ctx.store.purchases(key).find((p) => p.purchase_code === code);
+      const purchase = ctx.store.purchases(key).find((p) => sameCode(p.purchase_code, code));
       const item = purchase && ctx.store.items(key).find((i) => i.id === purchase.item_id);
       if (!purchase || !item) return fail(ctx, words, 'invalidPurchaseCode', 404);
       const body = renderPurchase(purchase, item, ctx.flavor, ctx.locale);
