@@ -1,5 +1,5 @@
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
-import type { HttpClient, RequestOptions } from '../core/transport/index.js';
+import type { HttpClient, RequestOptions, WithResponse } from '../core/transport/index.js';
 import { APIPromise, checkHooks, deferred } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
@@ -26,12 +26,19 @@ export class Purchases {
   /**
    * Validates a purchase code: `POST /api/purchases/validation` with a JSON body (the key rides in the body,
    * out of URL logs). Surrounding whitespace is trimmed off the code.
+   *
+   * Letter case does not matter: the marketplace matches a code in any case (a MySQL lookup, collation
+   * `utf8mb4_unicode_ci`) and answers with the spelling it stored; a refunded code is refused in every case. The
+   * result's `purchase_code` is the code as given here (trimmed), not the server's spelling: so it is the same from
+   * the server, from the cache (whose entries keep no code) and from a request shared with another spelling. Compare
+   * codes you keep without regard to case.
    * @throws {InvalidParamsError} before any request, when `purchaseCode` is not a non-empty string.
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
    * @throws {ResponseValidationError} when the answer is about another purchase code.
    * With the client's `cache`, a fresh entry answers without a request (`withResponse().cache` says `hit`), and a
    * transient failure is answered by an entry younger than `staleIfError` (`stale`); an invalid code's entry goes.
-   * Concurrent validations of a code share one request; each keeps its own `signal` and `totalTimeout`.
+   * Concurrent validations of a code, in any case, share one request and one entry; each keeps its own `signal` and
+   * `totalTimeout`.
    */
   validate(purchaseCode: string, options?: ValidateOptions): APIPromise<Purchase> {
     return deferred(() => {
@@ -52,7 +59,12 @@ export class Purchases {
           secrets: [purchase_code],
           accept: aboutCode(purchase_code),
         });
-      if (this.#cache === undefined) return ask(options);
+      // The caller's spelling of the code, whichever answered: the server (its stored spelling) or the cache.
+      const theirs = (result: WithResponse<Purchase>): WithResponse<Purchase> => ({
+        ...result,
+        data: { ...result.data, purchase_code },
+      });
+      if (this.#cache === undefined) return new APIPromise(ask(options).withResponse().then(theirs));
       const http = this.#http;
       const { signal, totalTimeout } = options ?? {};
       // A hit sends nothing: what the transport checks before sending is checked here, so no bad option passes.
@@ -65,22 +77,24 @@ export class Purchases {
           'totalTimeout',
         );
       return new APIPromise(
-        this.#cache.validate(purchase_code, {
-          // The shared request: the first caller's options, with the flight's signal and deadline.
-          ask: (flight) =>
-            ask({
-              ...options,
-              signal: flight.signal,
-              totalTimeout: flight.totalTimeout,
-              ...(flight.quick ? { maxRetries: 0 } : {}),
-            }).withResponse(),
-          fresh: cache === false,
-          signal,
-          total: totalTimeout ?? this.#totalTimeout,
-          log: http.log,
-          label: () => `POST ${http.facts.apiRoot}/purchases/validation`,
-          paused: () => (http.rateLimit.pausedUntil?.getTime() ?? 0) > Date.now(),
-        }),
+        this.#cache
+          .validate(purchase_code, {
+            // The shared request: the first caller's options, with the flight's signal and deadline.
+            ask: (flight) =>
+              ask({
+                ...options,
+                signal: flight.signal,
+                totalTimeout: flight.totalTimeout,
+                ...(flight.quick ? { maxRetries: 0 } : {}),
+              }).withResponse(),
+            fresh: cache === false,
+            signal,
+            total: totalTimeout ?? this.#totalTimeout,
+            log: http.log,
+            label: () => `POST ${http.facts.apiRoot}/purchases/validation`,
+            paused: () => (http.rateLimit.pausedUntil?.getTime() ?? 0) > Date.now(),
+          })
+          .then(theirs),
       );
     });
   }
