@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { retryAfterSeconds } from '../core/errors/index.js';
 import {
   type ClientThrottle,
+  DEFAULT_MAX_IN_FLIGHT,
   type FleetInit,
   type RateLimitSnapshot,
   Throttle,
   type ThrottleLog,
   type Ticket,
+  WaitQueue,
   waitInQueue,
 } from '../core/throttle/index.js';
 import type { RunScript } from './client.js';
@@ -83,7 +85,7 @@ export class FleetThrottle implements ClientThrottle {
   readonly #init: FleetInit;
   readonly #keys: { state: string; inFlight: string; starts: string; members: string };
   readonly #lease: number;
-  readonly #queue: Waiter[] = [];
+  readonly #queue = new WaitQueue<Waiter>();
   readonly #held: Held[] = [];
   // Waits handed to the process's own throttle and not granted yet: taken back when Redis answers again.
   readonly #handed = new Set<AbortController>();
@@ -168,6 +170,7 @@ export class FleetThrottle implements ClientThrottle {
     const held = this.#held.pop();
     if (held === undefined) return undefined;
     held.alone?.release();
+    this.#wake?.();
     if (held.token === undefined) return undefined;
     return this.#giveBack([held.token]);
   }
@@ -233,6 +236,11 @@ export class FleetThrottle implements ClientThrottle {
     this.#pumping = true;
     try {
       while (this.#queue.length > 0 && !this.#down) {
+        // This process's own cap on requests in flight (the default's, when no fleet-wide one is set): a release wakes it.
+        if (this.#held.length >= (this.#init.maxConcurrent ?? DEFAULT_MAX_IN_FLIGHT)) {
+          await this.#sleep(MAX_SLEEP_MS);
+          continue;
+        }
         const token = randomUUID();
         let reply: unknown;
         try {
@@ -265,7 +273,7 @@ export class FleetThrottle implements ClientThrottle {
         if (paused > 0) {
           this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + paused);
           // A pause longer than the first waiter may wait (a client with a larger maxRetryAfter met that 429).
-          const first = this.#queue[0] as Waiter;
+          const first = this.#queue.peek() as Waiter;
           const { maxPauseMs, paused: pausedError } = first.ticket;
           if (pausedError && paused > (maxPauseMs ?? Number.POSITIVE_INFINITY)) {
             this.#queue.shift();
@@ -285,8 +293,8 @@ export class FleetThrottle implements ClientThrottle {
     return [
       token,
       String(this.#lease),
-      String(maxConcurrent ?? 0),
-      String(requestsPerMinute ?? 0),
+      String(finite(maxConcurrent)),
+      String(finite(requestsPerMinute)),
       MEMBER,
       String(PROBE_MS),
       String(MEMBER_IDLE_MS),
@@ -360,7 +368,7 @@ export class FleetThrottle implements ClientThrottle {
       { members, error: reason },
     );
     // Whoever waits for the fleet waits for this process's own throttle instead, until Redis answers again.
-    for (const waiter of this.#queue.splice(0)) {
+    for (const waiter of this.#queue.drain()) {
       const left = waiter.deadline - Date.now();
       const ticket = { ...waiter.ticket, timeoutMs: Number.isFinite(left) ? Math.max(0, left) : undefined };
       waiter.handOver(this.#handOver(this.#fallback, ticket));
@@ -495,6 +503,11 @@ function sleepFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', stop, { once: true });
   });
+}
+
+/** A cap as the scripts read it: 0 for none (`undefined` or `Infinity`). */
+function finite(cap: number | undefined): number {
+  return cap === undefined || cap === Number.POSITIVE_INFINITY ? 0 : cap;
 }
 
 /** A header's whole number, or `undefined` when absent or not one. */

@@ -127,3 +127,59 @@ describe('client.rateLimit while a call sleeps before its retry', () => {
     expect(mgmt.rateLimit).toMatchObject({ queued: 0, inFlight: 0 });
   });
 });
+
+describe('the default cap on requests in flight (issue 34, item 3)', () => {
+  /** A server without a rate limit that holds every request 100 ms, counting how many it holds at once. */
+  function holding() {
+    const local = createReferenceServer({ rateLimit: false });
+    const seen = { now: 0, most: 0 };
+    const fetch = async (request: Request) => {
+      seen.now += 1;
+      seen.most = Math.max(seen.most, seen.now);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      try {
+        return await local.fetch(request);
+      } finally {
+        seen.now -= 1;
+      }
+    };
+    const client = (rateLimit?: { maxConcurrent?: number } | false) =>
+      new ManagementClient({
+        baseUrl: 'https://links.example.com',
+        apiKey: local.keys.management[0] as string,
+        logLevel: 'off',
+        fetch,
+        ...(rateLimit === undefined ? {} : { rateLimit }),
+      });
+    return { seen, client };
+  }
+
+  it('holds 40 calls handed over at once to 16 in flight by default', async () => {
+    const { seen, client } = holding();
+    const mgmt = client();
+    await Promise.all(Array.from({ length: 40 }, (_, i) => mgmt.pixels.get(1 + (i % 5))));
+    expect(seen.most).toBe(16);
+  });
+
+  it('lifts it with maxConcurrent: Infinity, or rateLimit: false; sets it with maxConcurrent', async () => {
+    // Unlimited: a cold client sends one request first to learn the budget (none here), then all the others at once.
+    for (const [rateLimit, most] of [
+      [{ maxConcurrent: Number.POSITIVE_INFINITY }, 39],
+      [false, 40],
+      [{ maxConcurrent: 3 }, 3],
+    ] as const) {
+      const { seen, client } = holding();
+      const mgmt = client(rateLimit);
+      await Promise.all(Array.from({ length: 40 }, (_, i) => mgmt.pixels.get(1 + (i % 5))));
+      expect(seen.most).toBe(most);
+    }
+  });
+
+  it('refuses a cap that is not a whole number from 1, or Infinity', () => {
+    for (const maxConcurrent of [0, 1.5, -1, Number.NaN, Number.NEGATIVE_INFINITY]) {
+      expect(() => holding().client({ maxConcurrent })).toThrow(
+        `rateLimit.maxConcurrent must be a whole number from 1 to 1000000, or Infinity (no cap); got ${maxConcurrent}.`,
+      );
+    }
+  });
+});

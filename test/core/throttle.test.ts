@@ -434,10 +434,13 @@ describe('rateLimit option', () => {
       { maxConcurent: 2 },
       'rateLimit has no option "maxConcurent": use maxConcurrent, requestsPerMinute or store.',
     ],
-    [{ maxConcurrent: 0 }, 'rateLimit.maxConcurrent must be a whole number from 1 to 1000000; got 0.'],
+    [
+      { maxConcurrent: 0 },
+      'rateLimit.maxConcurrent must be a whole number from 1 to 1000000, or Infinity (no cap); got 0.',
+    ],
     [
       { requestsPerMinute: 1.5 },
-      'rateLimit.requestsPerMinute must be a whole number from 1 to 1000000; got 1.5.',
+      'rateLimit.requestsPerMinute must be a whole number from 1 to 1000000, or Infinity (no cap); got 1.5.',
     ],
   ])('refuses %j at construction', (rateLimit, message) => {
     const build = () =>

@@ -306,6 +306,49 @@ describe('the fleet under faults', () => {
     }
   }, 30_000);
 
+  it('a process of the fleet keeps at most 16 requests in flight by default (#34, item 3); Infinity lifts it', async () => {
+    api.reset();
+    const generous = createReferenceServer({ rateLimit: false, managementKeys: [KEY] });
+    const held = { now: 0, most: 0 };
+    const own = await listen(
+      {
+        async fetch(request) {
+          held.now += 1;
+          held.most = Math.max(held.most, held.now);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          try {
+            return await generous.fetch(request);
+          } finally {
+            held.now -= 1;
+          }
+        },
+      },
+      { port: 0 },
+    );
+    try {
+      // Unlimited: all 40 at once (or 39 behind one first request, while the fleet knows nothing of the server yet).
+      for (const [maxConcurrent, most] of [
+        [undefined, 16],
+        [Number.POSITIVE_INFINITY, 40],
+      ] as const) {
+        held.most = 0;
+        const store = redisStore(await connect());
+        const client = new ManagementClient({
+          baseUrl: own.url,
+          apiKey: KEY,
+          logLevel: 'off',
+          rateLimit: { store, ...(maxConcurrent ? { maxConcurrent } : {}) },
+        });
+        await Promise.all(Array.from({ length: 40 }, (_, i) => client.pixels.get(1 + (i % 5))));
+        expect(held.most).toBeGreaterThanOrEqual(most === 16 ? 16 : 39);
+        expect(held.most).toBeLessThanOrEqual(most);
+        expect(client.rateLimit.store).toBe('shared');
+      }
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
+
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
     const nothing = `redis://127.0.0.1:${await freePort()}`;
     const env = {

@@ -1,9 +1,19 @@
 import { InvalidParamsError } from '../errors/index.js';
 import type { RateLimitStore } from './fleet.js';
 
+/**
+ * Most requests one client keeps in flight when `rateLimit.maxConcurrent` is not set: a job that hands the client
+ * thousands of calls at once then holds about the memory of a pool of this many workers, not a socket and a body per
+ * call. `maxConcurrent: Infinity` lifts it.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+
 /** The client-side throttle's own caps (the `rateLimit` option); the server's headers apply on top. */
 export interface RateLimitOptions {
-  /** Most requests in flight at once, whatever the server has left. Default: no cap of its own. */
+  /**
+   * Most requests in flight at once, whatever the server has left (with a `store`: across the fleet). Default: 16
+   * per client (per process in a fleet); `Infinity`: no cap of its own.
+   */
   maxConcurrent?: number | undefined;
   /** Most requests started in any 60 s, for a key other processes share. Default: no cap of its own. */
   requestsPerMinute?: number | undefined;
@@ -47,10 +57,13 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
         'rateLimit',
       );
     }
-    if (cap === undefined) continue;
+    if (cap === undefined || cap === Number.POSITIVE_INFINITY) {
+      if (cap !== undefined) caps[name] = cap;
+      continue;
+    }
     if (!Number.isInteger(cap) || (cap as number) < 1 || (cap as number) > 1_000_000) {
       throw new InvalidParamsError(
-        `rateLimit.${name} must be a whole number from 1 to 1000000; got ${String(cap)}.`,
+        `rateLimit.${name} must be a whole number from 1 to 1000000, or Infinity (no cap); got ${String(cap)}.`,
         'rateLimit',
       );
     }

@@ -2,7 +2,7 @@
 // (the `rateLimit` option), and what a throttle is to its callers, which a fleet store (`/redis`) builds another of.
 // It knows nothing of ky or of a call: the transport takes and hands back turns.
 
-export { type RateLimitOptions, rateLimitOption } from './caps.js';
+export { DEFAULT_MAX_IN_FLIGHT, type RateLimitOptions, rateLimitOption } from './caps.js';
 export type {
   ClientThrottle,
   FleetInit,
@@ -12,4 +12,4 @@ export type {
   Ticket,
 } from './fleet.js';
 export { Throttle } from './throttle.js';
-export { type WaitEnds, waitInQueue } from './waiting.js';
+export { type WaitEnds, WaitQueue, waitInQueue } from './waiting.js';

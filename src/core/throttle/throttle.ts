@@ -1,7 +1,7 @@
 import { retryAfterSeconds } from '../errors/index.js';
-import type { RateLimitOptions } from './caps.js';
+import { DEFAULT_MAX_IN_FLIGHT, type RateLimitOptions } from './caps.js';
 import type { ClientThrottle, RateLimitSnapshot, ThrottleLog, Ticket } from './fleet.js';
-import { waitInQueue } from './waiting.js';
+import { WaitQueue, waitInQueue } from './waiting.js';
 
 interface Waiter {
   ticket: Ticket;
@@ -34,7 +34,7 @@ export class Throttle implements ClientThrottle {
   readonly #maxConcurrent: number;
   readonly #perMinute: number;
   readonly #span: number;
-  readonly #queue: Waiter[] = [];
+  readonly #queue = new WaitQueue<Waiter>();
   #inFlight = 0;
   // Calls sleeping before a retry.
   #resting = 0;
@@ -60,7 +60,7 @@ export class Throttle implements ClientThrottle {
     this.#span = spanMs;
     this.enabled = options !== false;
     const caps = options || {};
-    this.#maxConcurrent = caps.maxConcurrent ?? NONE;
+    this.#maxConcurrent = caps.maxConcurrent ?? DEFAULT_MAX_IN_FLIGHT;
     this.#perMinute = caps.requestsPerMinute ?? NONE;
   }
 
@@ -220,7 +220,7 @@ export class Throttle implements ClientThrottle {
     const now = Date.now();
     while (this.#queue.length > 0) {
       const wait = this.#blockedFor(now);
-      const first = this.#queue[0] as Waiter;
+      const first = this.#queue.peek() as Waiter;
       // A pause longer than this call may wait (set by a derived client with a larger maxRetryAfter) fails it unsent.
       if (
         wait > 0 &&
