@@ -8,7 +8,7 @@ import {
   InvalidPurchaseCodeError,
   timeoutError,
 } from '../core/errors/index.js';
-import { waitInQueue } from '../core/throttle/index.js';
+import { WaitQueue, waitInQueue } from '../core/throttle/index.js';
 import type { Log, WithResponse } from '../core/transport/index.js';
 import type { CacheSettings, CacheSnapshot, CacheState, CacheStore, Caller } from './cache-types.js';
 import { type Purchase, PurchaseSchema } from './schemas.js';
@@ -23,7 +23,7 @@ interface Entry {
 /** A shared request and the callers waiting for it. */
 interface Flight {
   answer: Promise<WithResponse<Purchase>>;
-  waiting: { grant(): void }[];
+  waiting: WaitQueue<{ grant(): void }>;
   stop: AbortController;
   /** When its deadline passes (`performance.now()` time; Infinity: none). */
   ends: number;
@@ -132,11 +132,11 @@ export class CacheCore {
   /** Starts the shared request for `name`, with its first caller's options and deadline, and a signal of its own. */
   #fly(name: string, code: string, caller: Caller, ends: number, quick: boolean, wait: boolean): Flight {
     const stop = new AbortController();
-    const flight = { waiting: [], stop, ends, quick } as unknown as Flight;
+    const flight = { waiting: new WaitQueue(), stop, ends, quick } as unknown as Flight;
     const settle = () => {
       flight.settled = true;
       if (this.#flying.get(name) === flight) this.#flying.delete(name);
-      for (const waiter of flight.waiting.splice(0)) waiter.grant();
+      for (const waiter of flight.waiting.drain()) waiter.grant();
     };
     flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait).then(
       async (result) => {
@@ -225,7 +225,7 @@ export class CacheCore {
         ({ grant }) => ({ grant }),
         () => {
           // A caller that comes once the answer is in (its entry still being written) has it at once.
-          if (flight.settled) for (const waiter of flight.waiting.splice(0)) waiter.grant();
+          if (flight.settled) for (const waiter of flight.waiting.drain()) waiter.grant();
         },
         () => {
           if (flight.waiting.length > 0 || flight.settled) return;
