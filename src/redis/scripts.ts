@@ -12,8 +12,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * lease ms, maxConcurrent (0: none), requestsPerMinute (0: none), member, probe ms, member idle ms (a member not
  * heard from for that long is gone), state ms (how long the state outlives the last call), longest lease and longest
  * pause any client writes. Returns `{ wait, members, remaining, limit, window, paused }` (-1: unknown): `wait` 0 when
- * the turn is taken, -1 until a turn comes back, else the ms until one may; `window` the longest wait a 429 has named
- * (the server's window, as far as the fleet has seen it); `paused` the ms a 429's pause has still to run (0: none).
+ * the turn is taken, -1 until a turn comes back or an answer says the budget (poll), else the ms until one may;
+ * `window` the longest wait a 429 has named (the server's window, as far as the fleet has seen it); `paused` the ms a
+ * 429's pause has still to run (0: none).
  * What no client would write (a lease or a pause past the longest, a stamp in the future) is dropped, not obeyed:
  * a hand-edited or corrupt state never holds calls for good.
  */
@@ -53,9 +54,10 @@ elseif s[4] ~= '1' then
   local budget = remaining or 0
   if budget > 0 and inflight >= budget then
     wait = -1
-  elseif budget == 0 and inflight > 0 then
-    local next = math.min(tonumber(s[5]) or 0, now) + tonumber(ARGV[6])
-    if now < next then wait = next - now end
+  elseif budget == 0 and inflight > 0 and now < math.min(tonumber(s[5]) or 0, now) + tonumber(ARGV[6]) then
+    -- A request sent alone is finding out the budget: ask again soon (its answer, in any process, may say it at once),
+    -- and another goes alone once the probe time has passed.
+    wait = -1
   end
 end
 local perMinute = tonumber(ARGV[4])
