@@ -2,27 +2,18 @@
 // sent when a 429's pause ends must not open the throttle. Reproduction from the issue: a server allowing 2 requests
 // a second, its 4th answer a 503 without rate-limit headers, 20 creates handed over at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManagementClient, RateLimitError } from '../../src/index.js';
+import { ManagementClient, type ManagementClientOptions, RateLimitError } from '../../src/index.js';
 import {
   createReferenceServer,
   type FetchHandler,
   type ListeningServer,
   listen,
+  type ReferenceServer,
 } from '../../src/testing/index.js';
+import { countingFront } from '../helpers/front.js';
 
 const api = createReferenceServer({ rateLimit: { limit: 2, windowMs: 1_000 } });
-const seen = { now: 0, most: 0 };
-const front: FetchHandler = {
-  async fetch(request) {
-    seen.now += 1;
-    seen.most = Math.max(seen.most, seen.now);
-    try {
-      return await api.fetch(request);
-    } finally {
-      seen.now -= 1;
-    }
-  },
-};
+const { front, held: seen } = countingFront(api);
 let server: ListeningServer;
 beforeAll(async () => {
   server = await listen(front, { port: 0 });
@@ -30,6 +21,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+
+/** A Management client of `server`'s first key, in process (no socket), through `through` when given. */
+function local(
+  server: ReferenceServer,
+  options: ManagementClientOptions = {},
+  through: FetchHandler = server,
+) {
+  return new ManagementClient({
+    baseUrl: 'https://links.example.com',
+    apiKey: server.keys.management[0] as string,
+    logLevel: 'off',
+    fetch: (request) => through.fetch(request),
+    ...options,
+  });
+}
 
 describe('the throttle through answers without rate-limit headers', () => {
   it('a bare 503 after a pause opens nothing: 20 creates at 2 a second, never more in flight than the budget, few 429s, 0 lost', async () => {
@@ -57,67 +63,46 @@ describe('the throttle through answers without rate-limit headers', () => {
 
 describe('maxRetryAfter for one call', () => {
   it('is honoured per call: 0 fails a 429 asking 1 s at once; a call may wait longer than its client allows', async () => {
-    const local = createReferenceServer();
-    const key = local.keys.management[0] as string;
-    const mgmt = new ManagementClient({
-      baseUrl: 'https://links.example.com',
-      apiKey: key,
-      logLevel: 'off',
-      fetch: local.fetch,
-      maxRetryAfter: 500,
-    });
-    local.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+    const server = createReferenceServer();
+    const mgmt = local(server, { maxRetryAfter: 500 });
+    server.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
     const error = await mgmt.pixels.get(1, { maxRetryAfter: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ attempts: 1, retryAfter: 1 });
-    local.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+    server.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
     // The client alone would fail it (500 ms < 1 s); this call may wait 2 s, and does.
     await expect(mgmt.pixels.get(1, { maxRetryAfter: 2_000 })).resolves.toMatchObject({ id: 1 });
-    expect(local.requests.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(server.requests.map((r) => r.status)).toEqual([429, 429, 200]);
   });
 
   it('is checked like the client option', async () => {
-    const local = createReferenceServer();
-    const mgmt = new ManagementClient({
-      baseUrl: 'https://links.example.com',
-      apiKey: local.keys.management[0],
-      fetch: local.fetch,
-    });
+    const server = createReferenceServer();
+    const mgmt = local(server);
     await expect(mgmt.pixels.get(1, { maxRetryAfter: -1 })).rejects.toMatchObject({
       name: 'InvalidParamsError',
       param: 'maxRetryAfter',
     });
-    expect(local.requests).toHaveLength(0);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
 describe('client.rateLimit while a call sleeps before its retry', () => {
   it('counts the call among the queued until its retry goes', async () => {
-    const local = createReferenceServer();
-    const mgmt = new ManagementClient({
-      baseUrl: 'https://links.example.com',
-      apiKey: local.keys.management[0] as string,
-      logLevel: 'off',
-      fetch: local.fetch,
-    });
-    local.faults.script([{ status: 503, headers: { 'retry-after': '1' } }]);
+    const server = createReferenceServer();
+    const mgmt = local(server);
+    server.faults.script([{ status: 503, headers: { 'retry-after': '1' } }]);
     const call = mgmt.pixels.get(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(local.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
     expect(mgmt.rateLimit).toMatchObject({ queued: 1, inFlight: 0 });
     await expect(call).resolves.toMatchObject({ id: 1 });
     expect(mgmt.rateLimit).toMatchObject({ queued: 0, inFlight: 0 });
   });
 
   it('forgets it when the call is aborted in its sleep', async () => {
-    const local = createReferenceServer();
-    const mgmt = new ManagementClient({
-      baseUrl: 'https://links.example.com',
-      apiKey: local.keys.management[0] as string,
-      logLevel: 'off',
-      fetch: local.fetch,
-    });
-    local.faults.script([{ status: 503, headers: { 'retry-after': '5' } }]);
+    const server = createReferenceServer();
+    const mgmt = local(server);
+    server.faults.script([{ status: 503, headers: { 'retry-after': '5' } }]);
     const stop = new AbortController();
     const call = mgmt.pixels.get(1, { signal: stop.signal }).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -131,26 +116,10 @@ describe('client.rateLimit while a call sleeps before its retry', () => {
 describe('the default cap on requests in flight (issue 34, item 3)', () => {
   /** A server without a rate limit that holds every request 100 ms, counting how many it holds at once. */
   function holding() {
-    const local = createReferenceServer({ rateLimit: false });
-    const seen = { now: 0, most: 0 };
-    const fetch = async (request: Request) => {
-      seen.now += 1;
-      seen.most = Math.max(seen.most, seen.now);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      try {
-        return await local.fetch(request);
-      } finally {
-        seen.now -= 1;
-      }
-    };
+    const server = createReferenceServer({ rateLimit: false });
+    const { front: held, held: seen } = countingFront(server, 100);
     const client = (rateLimit?: { maxConcurrent?: number } | false) =>
-      new ManagementClient({
-        baseUrl: 'https://links.example.com',
-        apiKey: local.keys.management[0] as string,
-        logLevel: 'off',
-        fetch,
-        ...(rateLimit === undefined ? {} : { rateLimit }),
-      });
+      local(server, rateLimit === undefined ? {} : { rateLimit }, held);
     return { seen, client };
   }
 
