@@ -322,6 +322,34 @@ describe('the fleet under faults', () => {
     }
   }, 30_000);
 
+  it('item 9: the serverless shape — 20 short-lived processes × 3 creates, 10 alive at a time, each ending with process.exit(0) and Redis left open: 0 failed, 0 hung, each pixel once', async () => {
+    const env = { BASE_URL: server.url, API_KEY: KEY, REDIS_URL: redis.url, MODE: 'create', EXIT: '1' };
+    const runs: Awaited<ReturnType<typeof spawnChild>['done']>[] = [];
+    let next = 0;
+    // Ten lanes: each spawns the next process as its last one exits.
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < 20) {
+          const n = next++;
+          const child = spawnChild({ ...env, CALLS: '3', PARALLEL: '3', NAME: `sls-${n}` }, 40_000);
+          runs.push(await child.done);
+        }
+      }),
+    );
+    for (const run of runs) {
+      expect(run.signal, describeRun(run)).toBeNull();
+      expect(run.result, describeRun(run)).toMatchObject({ succeeded: 3, failed: 0 });
+    }
+    const names = api.store
+      .pixels(KEY)
+      .map((p) => p.name)
+      .filter((name) => name.startsWith('sls-'));
+    expect(names).toHaveLength(60);
+    expect(new Set(names).size).toBe(60);
+    // Nothing left taken in Redis by processes that are gone.
+    expect(await (await connect()).zCard(keys().inFlight)).toBe(0);
+  }, 90_000);
+
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
     const nothing = `redis://127.0.0.1:${await freePort()}`;
     const env = {
