@@ -11,7 +11,6 @@ import { stateName } from '../../src/redis/client.js';
 import { redisStore } from '../../src/redis/index.js';
 import {
   createReferenceServer,
-  type FetchHandler,
   type ListeningServer,
   listen,
 } from '../../src/testing/index.js';
