@@ -9,11 +9,7 @@ import type { Logger } from '../../src/core/transport/index.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { stateName } from '../../src/redis/client.js';
 import { redisStore } from '../../src/redis/index.js';
-import {
-  createReferenceServer,
-  type ListeningServer,
-  listen,
-} from '../../src/testing/index.js';
+import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
 import { countingFront } from '../helpers/front.js';
 import { freePort, startRedis, useRedis } from '../helpers/redis.js';
 import { describeRun, killAll, spawnChild, until } from './children.js';
