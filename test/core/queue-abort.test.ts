@@ -1,6 +1,7 @@
 // Queued calls leave in O(1) each (#34, item 4): aborting 5 000 queued validations took 4.8 s, each leave searching
 // the queue and building a pattern of its purchase code's every form for a message that names only the URL. These
 // tests count the work instead of timing it: no array search on a leave, no pattern built per aborted call.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CatalogClient } from '../../src/catalog/index.js';
 import { withCodes } from '../../src/core/errors/redact.js';
@@ -208,6 +209,73 @@ describe('aborting queued validations', () => {
       await held;
     });
   }
+
+  it('builds no pattern for a refused code either: the Arabic body Laravel escapes (\\u0643) holds no code', async () => {
+    const server = createReferenceServer();
+    const client = new CatalogClient({
+      apiKey: server.keys.catalog[0] as string,
+      siteUrl: 'http://127.0.0.1:8080',
+      fetch: server.fetch,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+    await client.purchases.validate('warm-up-0000-0000').catch(() => {});
+    const codes = Array.from(
+      { length: 200 },
+      (_, i) => `refused-${i}-4f6a-9b8c-${String(i).padStart(12, '0')}`,
+    );
+    let errors: Error[] = [];
+    const built = await regExpsBuilt(async () => {
+      errors = await Promise.all(codes.map((code) => client.purchases.validate(code).catch((e: Error) => e)));
+    });
+    expect(built).toBeLessThan(10);
+    for (const [i, error] of errors.entries()) {
+      expect(error.name).toBe('InvalidPurchaseCodeError');
+      expect(JSON.stringify(error)).not.toContain(codes[i]);
+    }
+  });
+
+  it('masks a code in every form whatever surrounds it, though it builds its pattern only for a text that may hold one', () => {
+    const code = fc
+      .string({
+        unit: fc.constantFrom(...'abcXYZ0189+/=~!\'()._- "\\%&#@'.split('')),
+        minLength: 8,
+        maxLength: 40,
+      })
+      .filter((c) => /[a-z0-9]/i.test(c) && c.trim() === c);
+    const escaped = (text: string, which: RegExp, u = 'u') =>
+      text.replace(which, (c) => `\\${u}${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const formEncoded = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
+    const forms = (secret: string) => {
+      const once = [encodeURIComponent(secret), formEncoded(secret)];
+      return [
+        ...once,
+        ...once.flatMap((form) => [encodeURIComponent(form), formEncoded(form)]),
+        encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+        JSON.stringify(secret).slice(1, -1),
+        secret.replaceAll('/', '\\/'),
+        escaped(secret, /[^a-z0-9]/gi),
+        escaped(secret, /./g).toUpperCase().replaceAll('\\U', '\\u'),
+        escaped(secret, /[a-z]/g, 'U'),
+      ].filter((form) => form !== secret);
+    };
+    // Around it: anything, an Arabic body as Laravel escapes it, a URL.
+    const around = fc.oneof(
+      fc.string(),
+      fc.constant('{"msg":"\\u0643\\u0648\\u062f"}'),
+      fc.constant('https://x.test/a?b=1'),
+    );
+    fc.assert(
+      fc.property(code, around, around, fc.nat(12), fc.boolean(), (secret, before, after, which, upper) => {
+        const all = forms(secret);
+        const form = which < all.length ? (all[which] as string) : upper ? secret.toUpperCase() : secret;
+        const out = withCodes((text) => text, [secret])(`${before}${form}${after}`);
+        expect(out.toLowerCase()).not.toContain(secret.toLowerCase());
+        for (const shown of all) expect(out).not.toContain(shown);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 
   it('still masks a code wherever a text may hold it: raw in any case, encoded, escaped', () => {
     const code = 'c0de-5f3c-2a10-9b8c';

@@ -13,16 +13,16 @@ export function scrubber(apiKey: string, codes: readonly string[] = []): Scrub {
 export function withCodes(scrub: Scrub, codes: readonly string[]): Scrub {
   if (codes.length === 0) return scrub;
   // A code's pattern of every form costs more to build than most calls (0.4 ms: 2 s to abort 5 000 queued
-  // validations, whose messages name only the URL), so it is built for the first text that may hold one: a text
-  // with an escape or an encoding in it, or the code itself in some case. (Only a code of printable ASCII is looked
-  // for with `includes`: lower-casing matches a pattern's `i` flag exactly there.)
+  // validations, whose messages name only the URL; kept, it holds tens of kB), so it is built for the first text
+  // that may hold the code: one with a percent or form encoding, a backslash escape that may be one of a printable
+  // ASCII character (`\u0063`, `\/`; not the `\u0643` of an Arabic word), or the code itself in any case. Only a
+  // code of printable ASCII is looked for with `includes`: lower-casing matches the pattern's `i` flag there.
   let masks: Scrub[] | undefined;
   return (text) => {
     let out = scrub(text);
-    const lower = out.toLowerCase();
     if (
-      /[%+\\]/.test(out) ||
-      codes.some((code) => /[^ -~]/.test(code) || lower.includes(code.toLowerCase()))
+      /[%+]|\\(?:[^u]|u00[2-7])/i.test(out) ||
+      codes.some((code) => /[^ -~]/.test(code) || out.toLowerCase().includes(code.toLowerCase()))
     ) {
       // Any case: a server's lookup may match the code whatever its case and echo it upper-cased.
       masks ??= codes.map((code) => masking(code, maskCode(code), 'gi'));
