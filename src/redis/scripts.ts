@@ -107,11 +107,14 @@ return #ARGV - 3`;
  */
 export const OBSERVE = `${NOW}
 local maxPause = tonumber(ARGV[8])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused')
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'read')
 local known = s[1] and now < (tonumber(s[2]) or 0)
 local started = 0
-if ARGV[1] ~= '' then
-  redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'until', now + math.min(tonumber(ARGV[3]), maxPause))
+-- Answers from many processes cross on their way: a higher budget read within 250 ms of a lower one is an older
+-- answer arriving late far more often than a window that turned, and believing it overruns the key.
+local late = known and tonumber(ARGV[1]) and tonumber(ARGV[1]) > tonumber(s[1]) and now - (tonumber(s[4]) or 0) < 250
+if ARGV[1] ~= '' and not late then
+  redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'read', now, 'until', now + math.min(tonumber(ARGV[3]), maxPause))
   if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[2]) end
   redis.call('HDEL', KEYS[1], 'open')
 elseif ARGV[4] == '0' and not known then
@@ -119,7 +122,7 @@ elseif ARGV[4] == '0' and not known then
 end
 if ARGV[4] == '1' then
   local wait = math.min(tonumber(ARGV[5]), maxPause)
-  redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait)
+  redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait, 'read', now)
   if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
   redis.call('HDEL', KEYS[1], 'open')
   local paused = tonumber(s[3]) or 0
