@@ -136,7 +136,7 @@ export class CacheCore {
     const settle = () => {
       flight.settled = true;
       if (this.#flying.get(name) === flight) this.#flying.delete(name);
-      for (const waiter of flight.waiting.drain()) waiter.grant();
+      while (flight.waiting.length > 0) flight.waiting.shift()?.grant();
     };
     flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait).then(
       async (result) => {
@@ -225,7 +225,7 @@ export class CacheCore {
         ({ grant }) => ({ grant }),
         () => {
           // A caller that comes once the answer is in (its entry still being written) has it at once.
-          if (flight.settled) for (const waiter of flight.waiting.drain()) waiter.grant();
+          while (flight.settled && flight.waiting.length > 0) flight.waiting.shift()?.grant();
         },
         () => {
           if (flight.waiting.length > 0 || flight.settled) return;

@@ -3,6 +3,7 @@ import { retryAfterSeconds } from '../core/errors/index.js';
 import {
   type ClientThrottle,
   DEFAULT_MAX_IN_FLIGHT,
+  drain,
   type FleetInit,
   type RateLimitSnapshot,
   Throttle,
@@ -368,7 +369,7 @@ export class FleetThrottle implements ClientThrottle {
       { members, error: reason },
     );
     // Whoever waits for the fleet waits for this process's own throttle instead, until Redis answers again.
-    for (const waiter of this.#queue.drain()) {
+    for (const waiter of drain(this.#queue)) {
       const left = waiter.deadline - Date.now();
       const ticket = { ...waiter.ticket, timeoutMs: Number.isFinite(left) ? Math.max(0, left) : undefined };
       waiter.handOver(this.#handOver(this.#fallback, ticket));

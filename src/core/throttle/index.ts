@@ -12,4 +12,4 @@ export type {
   Ticket,
 } from './fleet.js';
 export { Throttle } from './throttle.js';
-export { type WaitEnds, WaitQueue, waitInQueue } from './waiting.js';
+export { drain, type WaitEnds, WaitQueue, waitInQueue } from './waiting.js';

@@ -49,13 +49,6 @@ export class WaitQueue<W> {
     return place.value;
   }
 
-  /** Takes every waiter out, in order. */
-  drain(): W[] {
-    const all: W[] = [];
-    while (this.#length > 0) all.push(this.shift() as W);
-    return all;
-  }
-
   /** Queues `value` last, or first (`first`: a retry); its place is what `remove` takes. */
   add(value: W, first = false): Place<W> {
     const prev = first ? this.#ring : this.#ring.prev;
@@ -76,6 +69,13 @@ export class WaitQueue<W> {
   }
 }
 
+/** Takes every waiter out of `queue`, in order: a function, not a method, so the main entry (no fleet) carries none. */
+export function drain<W>(queue: WaitQueue<W>): W[] {
+  const all: W[] = [];
+  while (queue.length > 0) all.push(queue.shift() as W);
+  return all;
+}
+
 /**
  * Waits in `queue` for a turn: `make` builds the waiter from how its wait ends; it goes first for a retry, last
  * otherwise; then `added` runs (to grant what the limits allow). The ticket's abort or time limit takes the waiter out
@@ -94,7 +94,7 @@ export function waitInQueue<W>(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const settle = () => {
       signal?.removeEventListener('abort', onAbort);
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(timer);
     };
     const leave = (error: unknown) => {
       if (!queue.remove(place)) return;
@@ -115,8 +115,10 @@ export function waitInQueue<W>(
       }),
       ticket.retry,
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs !== undefined) timer = setTimeout(() => leave(ticket.timedOut()), Math.max(0, timeoutMs));
+    // Leaving twice does nothing (the place is out), so the listener need not be `once`; a time already past fires at
+    // once (setTimeout takes a negative delay as none).
+    signal?.addEventListener('abort', onAbort);
+    if (timeoutMs !== undefined) timer = setTimeout(() => leave(ticket.timedOut()), timeoutMs);
     added();
   });
 }
