@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { escapeControls, maskCode, redact, redactUrl, scrubber } from '../../src/core/errors/redact.js';
+import {
+  escapeControls,
+  maskCode,
+  redact,
+  redactUrl,
+  scrubber,
+  withCodes,
+} from '../../src/core/errors/redact.js';
 import {
   consoleLogger,
   createLog,
@@ -83,7 +90,7 @@ describe('log', () => {
     const code = '86781236-23d0-4b3c-7dfa-c1c147e0dece';
     expect(maskCode(code)).toBe('***dece');
     expect(maskCode('abcd')).toBe('***');
-    const scrub = scrubber('sekrit', [code]);
+    const scrub = withCodes(scrubber('sekrit'), [code]);
     expect(scrub(`code ${code}, encoded ${encodeURIComponent(code)}`)).toBe('code ***dece, encoded ***dece');
     // A server may echo the code normalised (upper case): the field is masked whatever its value.
     expect(scrub('{"purchase_code":"ABCD-1234-WXYZ-9F3A","api_key":"sekrit"}')).toBe(

@@ -1,12 +1,9 @@
 /** Masks what must never be shown (the key, a call's purchase code) in a text bound for a message or a log. */
 export type Scrub = (text: string) => string;
 
-/**
- * The scrub for a client's key and, in a call that carries them, its purchase codes: the key shows as `***`, a
- * code as its last four characters (`***9f3a`), and so does any `purchase_code` field a body echoes.
- */
-export function scrubber(apiKey: string, codes: readonly string[] = []): Scrub {
-  return withCodes(masking(apiKey, '***'), codes);
+/** The scrub for a client's key, which shows as `***` (`withCodes` adds a call's purchase codes). */
+export function scrubber(apiKey: string): Scrub {
+  return masking(apiKey, '***');
 }
 
 /** `scrub` (a client's, built once) that also masks a call's purchase codes, and any `purchase_code` field. */
@@ -25,7 +22,7 @@ export function withCodes(scrub: Scrub, codes: readonly string[]): Scrub {
       codes.some((code) => /[^ -~]/.test(code) || out.toLowerCase().includes(code.toLowerCase()))
     ) {
       // Any case: a server's lookup may match the code whatever its case and echo it upper-cased.
-      masks ??= codes.map((code) => masking(code, maskCode(code), 'gi'));
+      masks ??= codes.map((code) => masking(code, maskCode(code)));
       out = masks.reduce((masked, mask) => mask(masked), out);
     }
     return maskCodeFields(out);
@@ -61,30 +58,26 @@ export function redact(text: string, secret: string): string {
 }
 
 /**
- * Replaces every form of `secret` by `mask` (`flags`: `gi` to match any case); the pattern is built once, since a
- * scrub runs on every log line.
+ * Replaces every form of `secret` by `mask`, in any case (a server's lookup may match a code whatever its case and
+ * echo it upper-cased; hex digits and `\u` come in either; a key in another case is masked too, which costs nothing);
+ * the pattern is built once, since a scrub runs on every log line.
  */
-function masking(secret: string, mask: string, flags = 'g'): Scrub {
+function masking(secret: string, mask: string): Scrub {
   if (secret === '') return (text) => text;
-  const pattern = formsOf(secret, flags);
+  const pattern = formsOf(secret);
   return (text) => text.replace(pattern, () => mask);
 }
 
 /** One pattern for every form of `secret`. */
-function formsOf(secret: string, flags: string): RegExp {
+function formsOf(secret: string): RegExp {
   const once = [encodeURIComponent(secret), formEncoded(secret)];
   const encoded = new Set([
     ...once,
     ...once.flatMap((form) => [encodeURIComponent(form), formEncoded(form)]),
   ]);
   encoded.delete(secret);
-  const alternatives = [
-    jsonEscaped(secret),
-    ...[...encoded].map((form) =>
-      escapeRegExp(form).replace(/%([0-9A-F]{2})/g, (_, hex) => `%${hexCase(hex)}`),
-    ),
-  ];
-  return new RegExp(alternatives.join('|'), flags);
+  const alternatives = [jsonEscaped(secret), ...[...encoded].map(escapeRegExp)];
+  return new RegExp(alternatives.join('|'), 'gi');
 }
 
 /** As a query string carries it: URLSearchParams also escapes !'()~ and writes a space as '+'. */
@@ -92,24 +85,19 @@ function formEncoded(text: string): string {
   return new URLSearchParams([['', text]]).toString().slice(1);
 }
 
-/** The secret as it may appear inside a JSON string: each character raw, backslash-escaped, or as `\uXXXX`. */
+/**
+ * The secret as it may appear inside a JSON string: each UTF-16 unit raw, backslash-escaped, or as `\uXXXX` (JSON
+ * writes a character outside the BMP as two escapes, one per unit).
+ */
 function jsonEscaped(secret: string): string {
-  return [...secret]
-    .map((char) => {
-      // JSON writes a character outside the BMP as two escapes, one per UTF-16 unit.
-      const units = Array.from({ length: char.length }, (_, i) =>
-        char.charCodeAt(i).toString(16).padStart(4, '0'),
-      );
-      const unicode = units.map((unit) => `\\\\u${hexCase(unit)}`).join('');
-      const raw = escapeRegExp(char);
-      return /[\w]/.test(char) ? `(?:${raw}|${unicode})` : `(?:\\\\?${raw}|${unicode})`;
+  return secret
+    .split('')
+    .map((unit) => {
+      const raw = escapeRegExp(unit);
+      const unicode = `\\\\u${hex4(unit)}`;
+      return /\w/.test(unit) ? `(?:${raw}|${unicode})` : `(?:\\\\?${raw}|${unicode})`;
     })
     .join('');
-}
-
-/** Hex digits matched whatever their case: a server may write `%2b` or `\u002B`. */
-function hexCase(hex: string): string {
-  return hex.replace(/[a-fA-F]/g, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
 }
 
 function escapeRegExp(text: string): string {
@@ -117,8 +105,7 @@ function escapeRegExp(text: string): string {
 }
 
 // Every C0 and C1 control (ESC, BEL, backspace, CR, LF, NEL…), DEL, and the line and paragraph separators.
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-const CONTROLS = new RegExp(CONTROL.source, 'gu');
+const CONTROLS = /[\p{Cc}\u2028\u2029]/gu;
 
 /**
  * `text` with every control character written out as `\uXXXX` text (ESC as `\u001b`): a server's words (a reason
@@ -126,8 +113,13 @@ const CONTROLS = new RegExp(CONTROL.source, 'gu');
  * terminal or forge a line.
  */
 export function escapeControls(text: string): string {
-  if (!CONTROL.test(text)) return text;
-  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A text without one comes back as it is (the same string).
+  return text.replace(CONTROLS, (char) => `\\u${hex4(char)}`);
+}
+
+/** A UTF-16 unit's four hex digits, as `\uXXXX` writes them. */
+function hex4(unit: string): string {
+  return unit.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
 /**
