@@ -77,6 +77,8 @@ describe('Throttle', () => {
     finish(throttle, budget(1));
     await vi.advanceTimersByTimeAsync(0);
     expect(granted).toEqual(['a', 'b', 'c']);
+    // A new window a moment later (a higher budget read at once would be taken for a late answer: see below).
+    await vi.advanceTimersByTimeAsync(250);
     finish(throttle, budget(5));
     await vi.advanceTimersByTimeAsync(0);
     expect(granted).toEqual(['a', 'b', 'c', 'd']);
@@ -275,6 +277,18 @@ describe('Throttle', () => {
     expect(throttle.snapshot().queued).toBe(1);
     await vi.advanceTimersByTimeAsync(600_000);
     expect(outcome.patient).toBe('granted');
+  });
+
+  it('takes a higher budget read within 250 ms of a lower one for a late answer, and believes one read later', async () => {
+    const throttle = new Throttle({});
+    throttle.observe(budget(3), log, MAX_PAUSE);
+    throttle.observe(budget(5), log, MAX_PAUSE);
+    expect(throttle.snapshot().remaining).toBe(3);
+    throttle.observe(budget(2), log, MAX_PAUSE);
+    expect(throttle.snapshot().remaining).toBe(2);
+    await vi.advanceTimersByTimeAsync(250);
+    throttle.observe(budget(9), log, MAX_PAUSE);
+    expect(throttle.snapshot().remaining).toBe(9);
   });
 
   it('forgets a stated budget when its window ends: a minute when the answer names no reset', async () => {

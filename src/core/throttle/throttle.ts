@@ -19,6 +19,8 @@ const DEFAULT_PAUSE_MS = 1_000;
 const PROBE_MS = 500;
 // How long a budget the server stated holds when it names no reset: the real servers' windows are a minute.
 const WINDOW_MS = MINUTE;
+// A higher budget read this soon after a lower one is taken for a late answer, not a new window.
+const CROSSED_MS = 250;
 // Longest pause a 429 imposes (a longer wait is held this long): a day.
 const MAX_PAUSE_MS = 24 * 60 * MINUTE;
 
@@ -45,6 +47,8 @@ export class Throttle implements ClientThrottle {
   #remaining: number | undefined;
   // When the window of the budget the server last stated ends: past it, the budget is not known any more.
   #budgetUntil = 0;
+  // When the budget last read was read.
+  #readAt = 0;
   #pausedUntil = 0;
   // When the latest request sent alone, to learn the budget, went out.
   #probeAt = 0;
@@ -111,12 +115,18 @@ export class Throttle implements ClientThrottle {
     const now = Date.now();
     this.#expire(now);
     const remaining = answer && count(answer.headers.get('x-ratelimit-remaining'));
+    // Answers to concurrent requests cross on their way: a higher budget within CROSSED_MS of a lower one is an
+    // older answer arriving late far more often than a window that turned, and believing it overruns the window.
     if (remaining !== undefined) {
-      this.#seen = true;
-      this.#open = false;
-      this.#remaining = remaining;
-      this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
-      this.#budgetUntil = now + windowMs(answer?.headers);
+      const late = this.#seen && remaining > (this.#remaining ?? 0) && now < this.#readAt + CROSSED_MS;
+      if (!late) {
+        this.#seen = true;
+        this.#open = false;
+        this.#remaining = remaining;
+        this.#readAt = now;
+        this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
+        this.#budgetUntil = now + windowMs(answer?.headers);
+      }
     } else if (!this.#seen && answer !== undefined && answer.status < 300) {
       // Only a success is news that the server does not count: a 5xx, a 408 or no answer at all says nothing of
       // its budget, and a pause or a budget holds through them.
@@ -132,6 +142,7 @@ export class Throttle implements ClientThrottle {
     // Whatever the answer said, nothing is left: after the pause one request finds out what the new window holds.
     this.#open = false;
     this.#remaining = 0;
+    this.#readAt = Date.now();
     const seconds = retryAfterSeconds(headers);
     const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
     const now = Date.now();
