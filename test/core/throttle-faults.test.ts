@@ -61,6 +61,28 @@ describe('the throttle through answers without rate-limit headers', () => {
   }, 30_000);
 });
 
+describe("the server's window, learned", () => {
+  it('once a 429 has shown how long a window lasts, a spent window is waited out instead of probed: 30 calls at 2 a second, at most 2 answers of 429', async () => {
+    const server = createReferenceServer({ rateLimit: { limit: 2, windowMs: 1_000 } });
+    const { front, held } = countingFront(server);
+    const own = await listen(front, { port: 0 });
+    try {
+      const mgmt = new ManagementClient({
+        baseUrl: own.url,
+        apiKey: server.keys.management[0] as string,
+        logLevel: 'off',
+      });
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => mgmt.pixels.get(1 + (i % 5))));
+      expect(results).toHaveLength(30);
+      expect(held.most).toBeLessThanOrEqual(2);
+      // The first spent window is probed (its 429 says how long windows last); the others are waited out.
+      expect(server.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
+});
+
 describe('maxRetryAfter for one call', () => {
   it('is honoured per call: 0 fails a 429 asking 1 s at once; a call may wait longer than its client allows', async () => {
     const server = createReferenceServer();

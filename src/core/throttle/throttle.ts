@@ -49,6 +49,11 @@ export class Throttle implements ClientThrottle {
   #budgetUntil = 0;
   // When the budget last read was read.
   #readAt = 0;
+  // The server's window as the answers show it: when the current one began (its first answer), how long one lasts
+  // (learned from a 429's wait; Infinity until then), and when the spent one ends.
+  #windowStart = 0;
+  #windowLen = NONE;
+  #resetAt = 0;
   #pausedUntil = 0;
   // When the latest request sent alone, to learn the budget, went out.
   #probeAt = 0;
@@ -126,6 +131,7 @@ export class Throttle implements ClientThrottle {
         this.#readAt = now;
         this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
         this.#budgetUntil = now + windowMs(answer?.headers);
+        this.#window(now, remaining, answer?.status === 429);
       }
     } else if (!this.#seen && answer !== undefined && answer.status < 300) {
       // Only a success is news that the server does not count: a 5xx, a 408 or no answer at all says nothing of
@@ -146,6 +152,10 @@ export class Throttle implements ClientThrottle {
     const seconds = retryAfterSeconds(headers);
     const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
     const now = Date.now();
+    // The wait names when the window that began with its first request ends: at most this long from its start.
+    const span = now + waitMs - this.#windowStart;
+    if (this.#windowStart > 0 && seconds !== undefined && span > 0 && span <= MINUTE + 1_000)
+      this.#windowLen = Math.min(this.#windowLen, span);
     // Nothing is left until the wait is over, however long (a day at most); then the budget is not known any more.
     const until = now + Math.min(waitMs, MAX_PAUSE_MS);
     this.#seen = true;
@@ -178,9 +188,23 @@ export class Throttle implements ClientThrottle {
   }
 
   /** 0 when a request may start now; else the ms until it may, or Infinity until an answer comes back. */
+  /**
+   * What an answer says of the server's window, which (as Laravel's) begins with its first request: the first answer
+   * of a window (`limit - 1` left) marks its start; once it has nothing left, the next request waits for its end, when
+   * a 429 has shown how long a window lasts, instead of drawing a 429 to find out.
+   */
+  #window(now: number, remaining: number, limited: boolean): void {
+    if (limited) return;
+    if (remaining === (this.#limit ?? 0) - 1) this.#windowStart = now;
+    if (remaining === 0 && Number.isFinite(this.#windowLen) && this.#windowStart > 0)
+      this.#resetAt = this.#windowStart + this.#windowLen;
+  }
+
   #blockedFor(now: number): number {
     this.#expire(now);
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    // The window is spent and its end is known: nothing goes before it.
+    if (!this.#open && this.#remaining === 0 && now < this.#resetAt) return this.#resetAt - now;
     if (this.#inFlight >= this.#maxConcurrent) return NONE;
     if (!this.#open) {
       const budget = this.#remaining ?? 0;
