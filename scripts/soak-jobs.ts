@@ -402,14 +402,18 @@ function printRequests(job: Job, report: JobReport, seen: Seen[]): string[] {
     else if (s.remaining !== undefined) w.ok += 1;
   }
   let alone = 0;
+  let afterZero = 0;
   let inPause = 0;
   let lastPauseEnd = Number.NEGATIVE_INFINITY;
   const intoWindow: number[] = [];
   for (const s of tooMany) {
     if (s.at < lastPauseEnd) inPause += 1;
     if (s.alongside === 0) alone += 1;
-    lastPauseEnd = Math.max(lastPauseEnd, s.done + (s.retryAfter ?? 0) * 1000);
+    // Whether the client had been told this window was spent: an answer in it said Remaining: 0 before this arrived.
     const w = windows.findLast((x) => x.start <= s.at);
+    if (w && seen.some((x) => x.at >= w.start && x.status !== 429 && x.remaining === 0 && x.done <= s.at))
+      afterZero += 1;
+    lastPauseEnd = Math.max(lastPauseEnd, s.done + (s.retryAfter ?? 0) * 1000);
     if (w) intoWindow.push(s.at - w.start);
   }
   intoWindow.sort((a, b) => a - b);
@@ -422,7 +426,7 @@ function printRequests(job: Job, report: JobReport, seen: Seen[]): string[] {
   );
   if (tooMany.length > 0) {
     console.log(
-      `  the 429s: ${alone} sent alone (no other request in flight), ${tooMany.length - alone} alongside others; ${inPause} arrived while an earlier 429's Retry-After was still running; median ${median.toFixed(0)} ms into their window (retry-after ${[...new Set(tooMany.map((s) => s.retryAfter))].join('/')} s); to ${job === 'create' ? `${new Set(tooMany.map((s) => s.label)).size} distinct creates` : 'validations'}`,
+      `  the 429s: ${afterZero} sent after an answer in their window had said Remaining: 0, ${tooMany.length - afterZero} before (the budget over-estimated); ${alone} with no other request at the server, ${tooMany.length - alone} alongside others; ${inPause} arrived while an earlier 429's Retry-After was still running; median ${median.toFixed(0)} ms into their window (retry-after ${[...new Set(tooMany.map((s) => s.retryAfter))].join('/')} s); to ${job === 'create' ? `${new Set(tooMany.map((s) => s.label)).size} distinct creates` : 'validations'}`,
     );
   }
   if (TIMELINE) {
