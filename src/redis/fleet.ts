@@ -216,7 +216,7 @@ export class FleetThrottle implements ClientThrottle {
           this.#pausedUntil = Date.now() + waitMs;
           const line =
             waitMs > maxPauseMs
-              ? `asking ${waitMs} ms, past maxRetryAfter: calls on this key that may not wait that long fail unsent until then`
+              ? `${waitMs} ms, past maxRetryAfter: calls on this key fail unsent until then`
               : `every call on this key, in every process, waits ${waitMs} ms`;
           log('info', `rate limit reached (HTTP 429): ${line}`, {
             waitMs,

@@ -222,7 +222,7 @@ describe('Throttle', () => {
     await vi.advanceTimersByTimeAsync(3_000_000);
     await expect(throttle.take(ticket({ maxPauseMs: MAX_PAUSE, paused }))).rejects.toThrow('paused 600000');
     expect(lines.map((l) => l.msg)).toEqual([
-      '[content-platform-sdk] rate limit reached (HTTP 429): asking 3600000 ms, past maxRetryAfter: calls that may not wait that long fail unsent until then',
+      '[content-platform-sdk] rate limit reached (HTTP 429): 3600000 ms, past maxRetryAfter: calls fail unsent until then',
     ]);
   });
 
@@ -489,8 +489,8 @@ describe("a pause another client of the key set, past this client's maxRetryAfte
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, retryAfter: 600, attempts: 0 });
     expect((error as Error).message).toBe(
-      'GET https://links.example.com/api/v1/pixels/2 was not sent: calls on this key are paused for 600 s more by a ' +
-        'rate limit (HTTP 429 met by another call on the key), past maxRetryAfter (60 s).',
+      'GET https://links.example.com/api/v1/pixels/2 was not sent: a 429 paused this key for 600 s more, past ' +
+        'maxRetryAfter (60 s).',
     );
     expect(server.requests.map((r) => new URL(r.url).pathname)).toEqual(['/api/v1/pixels/1']);
     stop.abort();

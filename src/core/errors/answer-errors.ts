@@ -275,9 +275,7 @@ export function pausedError(label: string, waitMs: number, maxMs: number): RateL
     status: 429,
     headers: new Headers({ 'retry-after': String(seconds) }),
     body: undefined,
-    message:
-      `${label} was not sent: calls on this key are paused for ${seconds} s more by a rate limit (HTTP 429 met by ` +
-      `another call on the key), past maxRetryAfter (${Math.round(maxMs / 1000)} s).`,
+    message: `${label} was not sent: a 429 paused this key for ${seconds} s more, past maxRetryAfter (${Math.round(maxMs / 1000)} s).`,
     retryAfter: seconds,
   });
 }

@@ -167,7 +167,7 @@ export class Throttle implements ClientThrottle {
     // A wait past maxPauseMs is kept too: the calls that may not wait that long fail unsent until it is over.
     const line =
       waitMs > maxPauseMs
-        ? `asking ${waitMs} ms, past maxRetryAfter: calls that may not wait that long fail unsent until then`
+        ? `${waitMs} ms, past maxRetryAfter: calls fail unsent until then`
         : `every call of this client waits ${waitMs} ms`;
     log('info', `rate limit reached (HTTP 429): ${line}`, {
       waitMs,
