@@ -78,9 +78,9 @@ async function parent(): Promise<void> {
     const info = await firstJson(server);
     const env = {
       BASE_URL: info.url as string,
-      MGMT_KEY: (info.keys as { management: string[] }).management[0] as string,
-      CATALOG_KEY: (info.keys as { catalog: string[] }).catalog[0] as string,
-      CODE: Object.values(info.purchaseCodes as Record<string, string>)[0] as string,
+      MGMT_KEY: (info.management as { keys: string[] }).keys[0] as string,
+      CATALOG_KEY: (info.catalog as { keys: string[] }).keys[0] as string,
+      CODE: (info.purchaseCodes as { valid: string[] }).valid[0] as string,
     };
     const rows: Measured[] = [];
     for (const job of ['validate', 'create']) {
