@@ -388,32 +388,45 @@ function printRequests(job: Job, report: JobReport, seen: Seen[]): string[] {
     `  requests received ${n} for ${report.outcomes.length} calls: ${count((s) => s.status !== 429 && typeof s.status === 'number' && s.status < 500)} answered, ${tooMany.length} 429 (${(100 * share).toFixed(2)} %, target < ${100 * MAX_429_SHARE} %), ${injected} injected 500/503${job === 'create' ? `, ${lostAnswers} answers lost` : ''}; ${report.logLines} lines from the default logger`,
   );
   // Rate-limit windows, as the server counts them: one starts with an answer whose Remaining is limit - 1, or more
-  // than the one before (when the window's first request lost its answer).
-  const windows: { start: number; ok: number; limited: Seen[] }[] = [];
+  // than the one before (when the window's first request lost its answer). A request whose answer was lost spent
+  // the window's budget unseen: the client's count of what is left is then one too high; the 429s after one are
+  // told apart. (A lost request arriving once its window is spent is taken for the next one's first.)
+  const windows: { start: number; ok: number; limited: Seen[]; lost: boolean; spent: boolean }[] = [];
+  const afterLoss = new Set<Seen>();
   let before = -1;
+  let lostAhead = false;
   for (const s of seen) {
     if (s.status !== 429 && s.remaining !== undefined) {
-      if (s.remaining === RATE - 1 || s.remaining > before) windows.push({ start: s.at, ok: 0, limited: [] });
+      if (s.remaining === RATE - 1 || s.remaining > before) {
+        windows.push({ start: s.at, ok: 0, limited: [], lost: lostAhead, spent: false });
+        lostAhead = false;
+      }
       before = s.remaining;
     }
     const w = windows.at(-1);
+    if (s.fault === 'lose-response') {
+      if (w && !w.spent) w.lost = true;
+      else lostAhead = true;
+    }
     if (!w) continue;
-    if (s.status === 429) w.limited.push(s);
-    else if (s.remaining !== undefined) w.ok += 1;
+    if (s.status === 429) {
+      w.limited.push(s);
+      w.spent = true;
+      if (w.lost) afterLoss.add(s);
+    } else if (s.remaining !== undefined) {
+      w.ok += 1;
+      if (s.remaining === 0) w.spent = true;
+    }
   }
   let alone = 0;
-  let afterZero = 0;
   let inPause = 0;
   let lastPauseEnd = Number.NEGATIVE_INFINITY;
   const intoWindow: number[] = [];
   for (const s of tooMany) {
     if (s.at < lastPauseEnd) inPause += 1;
     if (s.alongside === 0) alone += 1;
-    // Whether the client had been told this window was spent: an answer in it said Remaining: 0 before this arrived.
-    const w = windows.findLast((x) => x.start <= s.at);
-    if (w && seen.some((x) => x.at >= w.start && x.status !== 429 && x.remaining === 0 && x.done <= s.at))
-      afterZero += 1;
     lastPauseEnd = Math.max(lastPauseEnd, s.done + (s.retryAfter ?? 0) * 1000);
+    const w = windows.findLast((x) => x.start <= s.at);
     if (w) intoWindow.push(s.at - w.start);
   }
   intoWindow.sort((a, b) => a - b);
@@ -426,7 +439,7 @@ function printRequests(job: Job, report: JobReport, seen: Seen[]): string[] {
   );
   if (tooMany.length > 0) {
     console.log(
-      `  the 429s: ${afterZero} sent after an answer in their window had said Remaining: 0, ${tooMany.length - afterZero} before (the budget over-estimated); ${alone} with no other request at the server, ${tooMany.length - alone} alongside others; ${inPause} arrived while an earlier 429's Retry-After was still running; median ${median.toFixed(0)} ms into their window (retry-after ${[...new Set(tooMany.map((s) => s.retryAfter))].join('/')} s); to ${job === 'create' ? `${new Set(tooMany.map((s) => s.label)).size} distinct creates` : 'validations'}`,
+      `  the 429s: ${afterLoss.size} in a window where an answer had been lost before them, ${tooMany.length - afterLoss.size} in one without; ${alone} with no other request at the server, ${tooMany.length - alone} alongside others; ${inPause} arrived while an earlier 429's Retry-After was still running; median ${median.toFixed(0)} ms into their window (retry-after ${[...new Set(tooMany.map((s) => s.retryAfter))].join('/')} s); to ${job === 'create' ? `${new Set(tooMany.map((s) => s.label)).size} distinct creates` : 'validations'}`,
     );
   }
   if (TIMELINE) {
