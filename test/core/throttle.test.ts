@@ -291,6 +291,17 @@ describe('Throttle', () => {
     expect(throttle.snapshot().remaining).toBe(9);
   });
 
+  it('counts a request that got no answer as spent (the server may have counted it): one less is left', () => {
+    const throttle = new Throttle({});
+    throttle.observe(budget(3), log, MAX_PAUSE);
+    throttle.observe(undefined, log, MAX_PAUSE);
+    expect(throttle.snapshot().remaining).toBe(2);
+    throttle.observe(undefined, log, MAX_PAUSE);
+    throttle.observe(undefined, log, MAX_PAUSE);
+    throttle.observe(undefined, log, MAX_PAUSE);
+    expect(throttle.snapshot().remaining).toBe(0);
+  });
+
   it('forgets a stated budget when its window ends: a minute when the answer names no reset', async () => {
     const throttle = new Throttle({});
     const { granted, take } = taker(throttle);

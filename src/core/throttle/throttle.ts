@@ -125,14 +125,19 @@ export class Throttle implements ClientThrottle {
     if (remaining !== undefined) {
       const late = this.#seen && remaining > (this.#remaining ?? 0) && now < this.#readAt + CROSSED_MS;
       if (!late) {
+        // A budget that rose is a new window, whether or not its first answer was seen.
+        const rose = remaining > (this.#remaining ?? remaining);
         this.#seen = true;
         this.#open = false;
         this.#remaining = remaining;
         this.#readAt = now;
         this.#limit = count(answer?.headers.get('x-ratelimit-limit') ?? null) ?? this.#limit;
         this.#budgetUntil = now + windowMs(answer?.headers);
-        this.#window(now, remaining, answer?.status === 429);
+        this.#window(now, remaining, answer?.status === 429, rose);
       }
+    } else if (answer === undefined && this.#seen && (this.#remaining ?? 0) > 0) {
+      // A request that got no answer may have been counted (its answer lost on the way): one less is left.
+      this.#remaining = (this.#remaining as number) - 1;
     } else if (!this.#seen && answer !== undefined && answer.status < 300) {
       // Only a success is news that the server does not count: a 5xx, a 408 or no answer at all says nothing of
       // its budget, and a pause or a budget holds through them.
@@ -193,9 +198,9 @@ export class Throttle implements ClientThrottle {
    * of a window (`limit - 1` left) marks its start; once it has nothing left, the next request waits for its end, when
    * a 429 has shown how long a window lasts, instead of drawing a 429 to find out.
    */
-  #window(now: number, remaining: number, limited: boolean): void {
+  #window(now: number, remaining: number, limited: boolean, rose: boolean): void {
     if (limited) return;
-    if (remaining === (this.#limit ?? 0) - 1) this.#windowStart = now;
+    if (rose || remaining === (this.#limit ?? 0) - 1) this.#windowStart = now;
     if (remaining === 0 && Number.isFinite(this.#windowLen) && this.#windowStart > 0)
       this.#resetAt = this.#windowStart + this.#windowLen;
   }
