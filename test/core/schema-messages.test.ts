@@ -24,23 +24,10 @@ const cases: [string, z.ZodMiniType, unknown][] = [
   ['a number at most 5', z.number().check(z.lte(5)), 6],
   ['a number above 5', z.number().check(z.gt(5)), 5],
   ['a number at least 5', z.number().check(z.gte(5)), 4],
-  ['a multiple of 3', z.number().check(z.multipleOf(3)), 4],
   ['a pattern', z.string().check(z.regex(/^\d+$/)), 'x'],
-  ['a prefix', z.string().check(z.startsWith('ab')), 'x'],
-  ['a suffix', z.string().check(z.endsWith('yz')), 'x'],
-  ['an inclusion', z.string().check(z.includes('m')), 'x'],
   ['a record key', z.record(z.string().check(z.regex(/^\d+$/)), z.number()), { a: 1 }],
-  ['a strict object', z.strictObject({ a: z.number() }), { a: 1, b: 2, c: 3 }],
-  ['a strict object, one key', z.strictObject({ a: z.number() }), { a: 1, b: 2 }],
   ['a union', z.union([z.number(), z.string()]), null],
-  [
-    'a discriminated union',
-    z.discriminatedUnion('kind', [z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]),
-    { kind: 'c' },
-  ],
-  ['an exclusive union', z.xor([z.string(), z.string().check(z.minLength(1))]), 'ab'],
   ['a set', z.set(z.number()).check(z.maxSize(1)), new Set([1, 2])],
-  ['a map', z.map(z.string(), z.number()), new Map([['a', 'b']])],
   ['a custom check', z.string().check(z.refine(() => false)), 'x'],
 ];
 
@@ -54,8 +41,14 @@ describe('englishIssue', () => {
     expect(messages(ours)?.every((m) => typeof m === 'string' && m.length > 0)).toBe(true);
   });
 
-  it('names a string format other than a pattern by its code (the locale’s dictionary is left out)', () => {
-    const result = z.safeParse(z.email(), 'not an address', { error: englishIssue });
-    expect(result.error?.issues[0]?.message).toBe('Invalid email');
+  it('says less than the locale for the kinds no schema here raises', () => {
+    const said = (schema: z.ZodMiniType, input: unknown) =>
+      z.safeParse(schema, input, { error: englishIssue }).error?.issues[0]?.message;
+    expect(said(z.email(), 'not an address')).toBe('Invalid email');
+    expect(said(z.string().check(z.startsWith('ab')), 'x')).toBe('Invalid starts_with');
+    expect(said(z.number().check(z.multipleOf(3)), 4)).toBe('Invalid input');
+    expect(said(z.strictObject({ a: z.number() }), { a: 1, b: 2 })).toBe('Invalid input');
+    const discriminated = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a') })]);
+    expect(said(discriminated, { kind: 'c' })).toBe('Invalid input');
   });
 });
