@@ -157,7 +157,7 @@ describe('examples', () => {
       'GET /license?code=…0002 → 503 {"error":"the marketplace cannot be reached; try again later"}',
       'the marketplace back, the first code refunded:',
       'GET /license?code=…0001 → 403 {"valid":false}',
-      'catalog.cache: { hits: 1, misses: 5, stale: 1, errors: 0, entries: 0 }',
+      'catalog.cache: { hits: 1, misses: 5, stale: 1, errors: 0, rejected: 0, entries: 0 }',
       '',
     ]);
   }, 60_000);
