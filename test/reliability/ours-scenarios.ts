@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import ky from 'ky';
 import { expect } from 'vitest';
-import { CatalogClient } from '../../src/catalog/index.js';
 import {
   APIError,
   ContentPlatformError,
@@ -74,47 +73,9 @@ export const oursScenarios: Scenario[] = [
       },
     }),
   ),
-  ...(['503 الخدمة غير متوفرة', '503 Busy \x1b[2J\x07'] as const).map(
-    (statusLine): Scenario => ({
-      name: `a reason phrase no Response can carry (${statusLine.includes('\x1b') ? 'an ESC' : 'Arabic'}): our InternalServerError on both clients, the phrase escaped in its message`,
-      within: 2_000,
-      async run() {
-        const raw = await rawServer(statusLine);
-        try {
-          const common = {
-            apiKey: MGMT_KEY,
-            fetch: (request: Request) => nativeFetch(request),
-            maxRetries: 0,
-          };
-          const mgmt = new ManagementClient({
-            ...common,
-            baseUrl: raw.url,
-            logger: capturingLogger,
-            logLevel: 'debug',
-          });
-          const catalog = new CatalogClient({
-            ...common,
-            siteUrl: raw.url,
-            logger: capturingLogger,
-            logLevel: 'debug',
-          });
-          const phrase = statusLine.slice(4).replace('\x1b', '\\u001b').replace('\x07', '\\u0007');
-          for (const [call, request] of [
-            [mgmt.pixels.get(1), `GET ${raw.url}/api/v1/pixels/1`],
-            [catalog.account.details(), `GET ${raw.url}/api/account/details?api_key=***`],
-          ] as const) {
-            const error = await failure(call);
-            expect(error).toBeInstanceOf(InternalServerError);
-            expect(error).toMatchObject({ status: 503, attempts: 1 });
-            expect(error.message).toBe(`${request} failed with 503 ${phrase}: unexpected JSON body: {}`);
-          }
-          expect(raw.hits()).toBe(2);
-        } finally {
-          await raw.close();
-        }
-      },
-    }),
-  ),
+  // A reason phrase no Response can carry (Arabic, an ESC) is tested in test/core/reason-phrase.test.ts over a raw
+  // 127.0.0.1 socket, not here: with msw listening in this file, msw's own socket interceptor throws on such a phrase
+  // in its parser (an uncaught TypeError outside the SDK, which fails the run although every scenario passes).
   {
     name: 'a beforeRetry hook returning ky.stop: the call ends with the answer it stopped retrying',
     within: 1_500,
