@@ -1,6 +1,6 @@
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
 import type { HttpClient, RequestOptions, WithResponse } from '../core/transport/index.js';
-import { APIPromise, checkHooks, deferred } from '../core/transport/index.js';
+import { APIPromise, checkSent, deferred, positive } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
 
@@ -67,15 +67,9 @@ export class Purchases {
       if (this.#cache === undefined) return new APIPromise(ask(options).withResponse().then(theirs));
       const http = this.#http;
       const { signal, totalTimeout } = options ?? {};
-      // A hit sends nothing: what the transport checks before sending is checked here, so no bad option passes.
-      checkHooks(options?.hooks, 'hooks');
-      if (signal !== undefined && !(signal instanceof AbortSignal))
-        throw new InvalidParamsError('signal must be an AbortSignal.', 'signal');
-      if (totalTimeout !== undefined && !(totalTimeout > 0 && totalTimeout <= 2_147_483_647))
-        throw new InvalidParamsError(
-          'totalTimeout must be a positive number of milliseconds.',
-          'totalTimeout',
-        );
+      // A hit sends nothing: what the transport checks before sending is checked here, with its messages.
+      checkSent(options ?? {});
+      if (totalTimeout !== undefined) positive(totalTimeout, 'totalTimeout');
       return new APIPromise(
         this.#cache
           .validate(purchase_code, {

@@ -11,7 +11,6 @@ import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
   type ClientFacts,
   ContentPlatformError,
-  InvalidParamsError,
   NotFoundError,
   ownError,
   scrubber,
@@ -24,7 +23,7 @@ import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import {
   byteCount,
-  checkHooks,
+  checkSent,
   extraHeaders,
   positive,
   type RequestOptions,
@@ -196,13 +195,7 @@ export class HttpClient {
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
     const options = call.options ?? {};
     const { maxResponseBytes, maxRetries, maxRetryAfter, totalTimeout, signal } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw new InvalidParamsError(
-        `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${typeName(signal)}.`,
-        'signal',
-      );
-    }
-    checkHooks(options.hooks, 'hooks');
+    checkSent(options);
     return new Trace(this.#client, method, input, call.secrets, {
       signal,
       total: totalTimeout ?? this.#options.totalTimeout,
@@ -298,11 +291,4 @@ function stopped(label: string): ContentPlatformError {
   return new ContentPlatformError(
     `${label}: a beforeRetry hook stopped the call (ky.stop) without an answer to end it with.`,
   );
-}
-
-/** A value's kind for a message, never the value itself. */
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return `a ${typeof value}`;
-  return `an instance of ${(value as object).constructor?.name ?? 'Object'}`;
 }

@@ -10,10 +10,11 @@ export type { Log, LogFields, Logger, LogLevel } from './log.js';
 export {
   type AppInfo,
   type ClientOptions,
-  checkHooks,
+  checkSent,
   type FetchLike,
   type HeaderInput,
   mergeOptions,
+  positive,
   type RequestOptions,
   resolveOptions,
 } from './options.js';

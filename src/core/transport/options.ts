@@ -512,7 +512,29 @@ function kindOf(value: unknown): string {
   return `a${/^[aeiou]/.test(typeof value) ? 'n' : ''} ${typeof value}`;
 }
 
-/** Checks a per-call option the same way as the client option of the same name. */
+/**
+ * Checks what a call's options hold that the transport reads before sending (its `signal` and `hooks`): a call that
+ * sends nothing (a cache hit) checks them here too, so no bad option passes unseen.
+ * @throws {InvalidParamsError} naming the option.
+ */
+export function checkSent(options: RequestOptions): void {
+  const { signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new InvalidParamsError(
+      `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${typeName(signal)}.`,
+      'signal',
+    );
+  }
+  checkHooks(options.hooks, 'hooks');
+}
+
+/** A value's kind for a message, never the value itself. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  return `an instance of ${(value as object).constructor?.name ?? 'Object'}`;
+}
+
 /**
  * Checks a `maxRetryAfter` (a client's or a call's): 0 (never sleep through a server's wait), or a positive number.
  * @throws {InvalidParamsError} naming `maxRetryAfter`.
@@ -521,6 +543,7 @@ export function retryAfterCap(value: number): number {
   return value === 0 ? 0 : positive(value, 'maxRetryAfter');
 }
 
+/** Checks a per-call option the same way as the client option of the same name. */
 export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
     throw new InvalidParamsError(
