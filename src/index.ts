@@ -43,7 +43,12 @@ export type {
   Ticket,
 } from './core/throttle/index.js';
 export type {
+  ApiName,
   AppInfo,
+  AttemptEnd,
+  AttemptStart,
+  AttemptTelemetry,
+  CallInfo,
   ClientOptions,
   FetchLike,
   HeaderInput,
@@ -53,7 +58,13 @@ export type {
   LogFields,
   Logger,
   LogLevel,
+  Method,
+  OperationEnd,
+  OperationEvent,
+  OperationStart,
+  OperationTelemetry,
   RequestOptions,
+  Telemetry,
   WithResponse,
 } from './core/transport/index.js';
 export { APIPromise } from './core/transport/index.js';

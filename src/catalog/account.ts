@@ -18,6 +18,9 @@ export class AccountResource {
    * @throws {AccountRequestError} when the server refuses the request (`طلب غير ناجح`, usually a bad key).
    */
   details(options?: RequestOptions): APIPromise<Account> {
-    return this.#http.get('account/details', AccountEnvelopeSchema, options);
+    return this.#http.request('GET', 'account/details', AccountEnvelopeSchema, {
+      op: 'account.details',
+      options,
+    });
   }
 }

@@ -92,7 +92,25 @@ export class CacheCore {
    * callers ask at once, each waiting with its own signal and deadline), and its answer is kept, a refused code
    * forgotten and remembered as refused, and a transient failure answered by an entry younger than `staleIfError`.
    */
-  async validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
+  validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
+    const { op } = caller;
+    if (op === undefined) return this.#validate(code, caller);
+    // The caller's operation is the context of the lookup and of any request it sends, and ends with its answer.
+    return op
+      .run(() => this.#validate(code, caller))
+      .then(
+        (result) => {
+          op.end({ response: result.response, cache: result.cache });
+          return result;
+        },
+        (error: unknown) => {
+          op.end({ error });
+          throw error;
+        },
+      );
+  }
+
+  async #validate(code: string, caller: Caller): Promise<WithResponse<Purchase>> {
     const ends = caller.total === undefined ? NEVER : performance.now() + caller.total;
     const name = await this.#key(code);
     const rejected = this.#counts.rejected;

@@ -1,6 +1,6 @@
 // What the purchase cache is to the Catalog client and to a store: types only, so that the client's handle (in the
 // main entry) and the cache itself (loaded on the first validation) share them without a circle.
-import type { Log, WithResponse } from '../core/transport/index.js';
+import type { Log, OperationTelemetry, WithResponse } from '../core/transport/index.js';
 import type { Purchase } from './schemas.js';
 
 /**
@@ -77,6 +77,8 @@ export interface Caller {
   label(): string;
   /** Whether the client's throttle holds requests after a 429 (a stale entry then answers at once). */
   paused(): boolean;
+  /** The validation's operation, with the client's `telemetry`: run and ended by the cache. */
+  op?: OperationTelemetry | undefined;
 }
 
 /** The `cache` option checked, with its defaults: what the cache is built from. */

@@ -77,6 +77,7 @@ export class CatalogClient {
       },
     );
     const api: ApiConfig = {
+      name: 'catalog',
       credentials: { kind: 'param', name: 'api_key' },
       body: 'json',
       // Purchase validation only reads, so its POST is as safe to retry as the GETs.

@@ -21,7 +21,11 @@ export class Items {
    */
   list(options?: RequestOptions): APIPromise<Item[]> {
     return deferred(() =>
-      this.#http.request('GET', 'items/all', ItemsEnvelopeSchema, { options, records: ITEM_LIST }),
+      this.#http.request('GET', 'items/all', ItemsEnvelopeSchema, {
+        op: 'items.list',
+        options,
+        records: ITEM_LIST,
+      }),
     );
   }
 
@@ -34,6 +38,7 @@ export class Items {
   get(itemId: Id, options?: RequestOptions): APIPromise<Item> {
     return deferred(() =>
       this.#http.request('GET', 'items/item', ItemEnvelopeSchema, {
+        op: 'items.get',
         options,
         query: { item_id: checkId(itemId, 'itemId') },
         accept: aboutId(itemId, 'item'),

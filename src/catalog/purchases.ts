@@ -1,5 +1,10 @@
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
-import type { HttpClient, RequestOptions, WithResponse } from '../core/transport/index.js';
+import type {
+  HttpClient,
+  OperationTelemetry,
+  RequestOptions,
+  WithResponse,
+} from '../core/transport/index.js';
 import { APIPromise, checkSent, deferred, positive } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
 import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
@@ -51,8 +56,10 @@ export class Purchases {
         );
       }
       // `cache` is not a transport option: the transport reads only the options it knows, so they pass as given.
-      const ask = (given: RequestOptions | undefined) =>
+      const ask = (given: RequestOptions | undefined, within?: OperationTelemetry) =>
         this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
+          op: 'purchases.validate',
+          within,
           body: { purchase_code },
           options: given,
           // Errors and log lines show the code by its last four characters only.
@@ -64,29 +71,37 @@ export class Purchases {
         ...result,
         data: { ...result.data, purchase_code },
       });
-      if (this.#cache === undefined) return new APIPromise(ask(options).withResponse().then(theirs));
+      const store = this.#cache;
+      if (store === undefined) return new APIPromise(ask(options).withResponse().then(theirs));
       const http = this.#http;
       const { signal, totalTimeout } = options ?? {};
       // A hit sends nothing: what the transport checks before sending is checked here, with its messages.
       checkSent(options ?? {});
       if (totalTimeout !== undefined) positive(totalTimeout, 'totalTimeout');
+      // One operation per validation, answered by the cache or by the request made under it.
+      const op = http.operation('purchases.validate', 'POST', 'purchases/validation');
       return new APIPromise(
-        this.#cache
+        store
           .validate(purchase_code, {
-            // The shared request: the first caller's options, with the flight's signal and deadline.
+            // The shared request: the first caller's options, with the flight's signal and deadline; its attempts
+            // go under the first caller's operation.
             ask: (flight) =>
-              ask({
-                ...options,
-                signal: flight.signal,
-                totalTimeout: flight.totalTimeout,
-                ...(flight.quick ? { maxRetries: 0 } : {}),
-              }).withResponse(),
+              ask(
+                {
+                  ...options,
+                  signal: flight.signal,
+                  totalTimeout: flight.totalTimeout,
+                  ...(flight.quick ? { maxRetries: 0 } : {}),
+                },
+                op,
+              ).withResponse(),
             fresh: cache === false,
             signal,
             total: totalTimeout ?? this.#totalTimeout,
             log: http.log,
             label: () => `POST ${http.facts.apiRoot}/purchases/validation`,
             paused: () => (http.rateLimit.pausedUntil?.getTime() ?? 0) > Date.now(),
+            op,
           })
           .then(theirs),
       );

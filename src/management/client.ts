@@ -20,6 +20,7 @@ export interface ManagementClientOptions extends ClientOptions {
 }
 
 const MANAGEMENT_API: ApiConfig = {
+  name: 'management',
   credentials: { kind: 'bearer' },
   body: 'form',
   // A POST creates a record: retrying it after a lost answer could create it twice.

@@ -51,6 +51,7 @@ export class Domains {
   get(id: Id, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
       this.#http.request('GET', path`domains/${id}`, DomainResponseSchema, {
+        op: 'domains.get',
         options,
         accept: aboutId(id, 'domain'),
       }),
@@ -64,12 +65,11 @@ export class Domains {
    */
   create(params: DomainCreateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
-      this.#http.post(
-        'domains',
-        DomainResponseSchema,
-        checkParams(DomainCreateParamsSchema, params, 'domains.create'),
+      this.#http.request('POST', 'domains', DomainResponseSchema, {
+        op: 'domains.create',
+        body: checkParams(DomainCreateParamsSchema, params, 'domains.create'),
         options,
-      ),
+      }),
     );
   }
 
@@ -80,6 +80,7 @@ export class Domains {
   update(id: Id, params: DomainUpdateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
       this.#http.request('PUT', path`domains/${id}`, DomainResponseSchema, {
+        op: 'domains.update',
         options,
         body: checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
         accept: aboutId(id, 'domain'),
@@ -95,6 +96,7 @@ export class Domains {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
       this.#http.request('DELETE', path`domains/${id}`, DeleteReceiptSchema, {
+        op: 'domains.delete',
         options,
         gone: () => ({ id: Number(id), object: 'domain', deleted: true }),
         accept: aboutId(id, 'domain'),

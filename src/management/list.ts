@@ -23,9 +23,13 @@ export function listPages<T extends Identified>(
     most: perPage === undefined ? MAX_PER_PAGE : Number(perPage),
     why: `a page holds (per_page${perPage === undefined ? " not set: the spec's largest" : `=${perPage}`})`,
   };
+  // Each page is an operation, linked to the first page's.
+  const walk = {};
   // Page 1 goes without `page` unless the caller gave it, like any first request to the API.
   const fetch = (n: number) =>
     http.request('GET', resource, schema, {
+      op: `${resource}.list`,
+      walk,
       options,
       query: { ...filters, page: n === 1 && page === undefined ? undefined : n },
       accept: (raw, call) => checkPage(raw, n, call),

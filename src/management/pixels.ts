@@ -51,6 +51,7 @@ export class Pixels {
   get(id: Id, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
       this.#http.request('GET', path`pixels/${id}`, PixelResponseSchema, {
+        op: 'pixels.get',
         options,
         accept: aboutId(id, 'pixel'),
       }),
@@ -64,12 +65,11 @@ export class Pixels {
    */
   create(params: PixelCreateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
-      this.#http.post(
-        'pixels',
-        PixelResponseSchema,
-        checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
+      this.#http.request('POST', 'pixels', PixelResponseSchema, {
+        op: 'pixels.create',
+        body: checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
         options,
-      ),
+      }),
     );
   }
 
@@ -80,6 +80,7 @@ export class Pixels {
   update(id: Id, params: PixelUpdateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
       this.#http.request('PUT', path`pixels/${id}`, PixelResponseSchema, {
+        op: 'pixels.update',
         options,
         body: checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
         accept: aboutId(id, 'pixel'),
@@ -95,6 +96,7 @@ export class Pixels {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
       this.#http.request('DELETE', path`pixels/${id}`, DeleteReceiptSchema, {
+        op: 'pixels.delete',
         options,
         gone: () => ({ id: Number(id), object: 'pixel', deleted: true }),
         accept: aboutId(id, 'pixel'),

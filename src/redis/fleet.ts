@@ -368,6 +368,7 @@ export class FleetThrottle implements ClientThrottle {
         'until Redis answers again.',
       { members, error: reason },
     );
+    this.#init.state?.('fallback');
     // Whoever waits for the fleet waits for this process's own throttle instead, until Redis answers again.
     for (const waiter of drain(this.#queue)) {
       const left = waiter.deadline - Date.now();
@@ -432,6 +433,7 @@ export class FleetThrottle implements ClientThrottle {
       members: this.#members,
       carried: alone.length,
     });
+    this.#init.state?.('shared');
   }
 
   /**

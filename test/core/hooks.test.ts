@@ -264,7 +264,7 @@ describe('the options a hook sees', () => {
       expect(text).toContain('api_key=***');
     }
     expect(seen[0]).toContain(
-      'Trace {"method":"GET","url":"https://market.example.com/api/items/item?item_id=42&api_key=***","attempts":1}',
+      'Trace {"operation":"items.get","method":"GET","url":"https://market.example.com/api/items/item?item_id=42&api_key=***","attempts":1}',
     );
   });
 });

@@ -34,6 +34,7 @@ export function bearerClient(
       MANAGEMENT_KIND,
     ),
     {
+      name: 'management',
       credentials: { kind: 'bearer' },
       body: 'form',
       retryMethods: ['get', 'put', 'patch', 'delete'],
@@ -51,6 +52,7 @@ export function paramClient(options: ClientOptions & { siteUrl?: string } = {}) 
       CATALOG_KIND,
     ),
     {
+      name: 'catalog',
       credentials: { kind: 'param', name: 'api_key' },
       body: 'json',
       retryMethods: ['get', 'post'],

@@ -89,6 +89,7 @@ describe('redaction', () => {
             CATALOG_KIND,
           ),
           {
+            name: 'catalog',
             credentials: { kind: 'param', name: 'api_key' },
             body: 'json',
             retryMethods: [],

@@ -91,6 +91,11 @@ export interface FleetInit {
   leaseMs: number;
   /** The client's log, scrubbed and gated by its level: one `warn` line per store outage. */
   log: (level: 'warn' | 'info', message: string, fields: Record<string, string | number | undefined>) => void;
+  /**
+   * Told each time the store's state changes: `'fallback'` when it cannot be reached (the process throttles
+   * alone), `'shared'` when it answers again. Set when the client has `telemetry`.
+   */
+  state?: ((state: 'shared' | 'fallback') => void) | undefined;
 }
 
 /**

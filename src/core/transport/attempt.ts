@@ -1,4 +1,4 @@
-import { bodyText, headerText, type Log } from './log.js';
+import type { Log } from './log.js';
 import { readAttempt, type Send } from './read-fetch.js';
 import type { Trace } from './trace.js';
 
@@ -13,6 +13,13 @@ export const TRACE = 'contentPlatformTrace';
 // attempt threw is noted here (a NetworkError names it as its cause).
 const SENT_BY: unique symbol = Symbol('content-platform-sdk.trace');
 const thrownBy = new WeakMap<object, Trace>();
+let logging: Promise<typeof import('./logged.js')> | undefined;
+
+/** The code that writes a call's info and debug lines, loaded the first time a client's level has them. */
+export function logLines(): Promise<typeof import('./logged.js')> {
+  logging ??= import('./logged.js');
+  return logging;
+}
 
 /**
  * The trace of the call an attempt's error belongs to: an `HTTPError` carries the call's options, ky's own
@@ -50,24 +57,24 @@ export function attemptFetch(
     const request = input instanceof Request ? input : new Request(input, init);
     const trace = (init as { [TRACE]?: Trace } | undefined)?.[TRACE];
     if (trace === undefined) return send(request, init);
+    // The lines of each attempt are written by code loaded the first time a client's level has them.
+    const sends = logs ? (await logLines()).logged(send, trace, log) : send;
     trace.attempts += 1;
     (request as { [SENT_BY]?: Trace })[SENT_BY] = trace;
     const turn = trace.claim();
+    const attempt = trace.op?.attempt({ number: trace.attempts, request, url: trace.url });
+    const go = () => readAttempt(sends, request, others(init), trace, heedsSignal);
     let answer: Response;
     try {
-      answer = await readAttempt(
-        logs ? logged(send, trace, log) : send,
-        request,
-        others(init),
-        trace,
-        heedsSignal,
-      );
+      answer = await (attempt ? attempt.run(go) : go());
     } catch (error) {
       trace.attempted(turn, undefined);
+      attempt?.end({ error });
       if (typeof error === 'object' && error !== null) thrownBy.set(error, trace);
       throw error;
     }
     trace.attempted(turn, answer);
+    attempt?.end({ response: answer, requestId: trace.requestId });
     return answer;
   };
 }
@@ -77,39 +84,4 @@ function others(init: RequestInit | undefined): RequestInit {
   const rest: Record<string, unknown> = {};
   for (const key in init) if (key !== TRACE) rest[key] = (init as Record<string, unknown>)[key];
   return rest;
-}
-
-/** `send` that logs one line per attempt: status or failure, duration, request id (and headers at debug level). */
-function logged(send: Send, trace: Trace, log: Log): Send {
-  return async (input, init) => {
-    const started = performance.now();
-    const line = `${trace.label} (attempt ${trace.attempts})`;
-    // Reading a clone of the body costs a copy: only at debug level.
-    if (log.verbose)
-      log(
-        'debug',
-        `${line} request ${headerText(input.headers)}${await bodyText(input)}`,
-        trace.fields(),
-        trace.scrub,
-      );
-    try {
-      const response = await send(input, init);
-      const durationMs = Math.round(performance.now() - started);
-      const requestId = response.headers.get('x-request-id') ?? undefined;
-      const fields = trace.fields({ status: response.status, durationMs, requestId });
-      log('info', `${line} → ${response.status} in ${durationMs} ms`, fields, trace.scrub);
-      if (log.verbose) log('debug', `${line} response ${headerText(response.headers)}`, fields, trace.scrub);
-      return response;
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      const errorName = (error as Error)?.name;
-      log(
-        'info',
-        `${line} → no answer after ${durationMs} ms: ${(error as Error)?.message}`,
-        trace.fields({ durationMs, errorName }),
-        trace.scrub,
-      );
-      throw error;
-    }
-  };
 }

@@ -17,7 +17,7 @@ import {
 } from '../errors/index.js';
 import { type ClientThrottle, type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { attemptFetch, TRACE } from './attempt.js';
+import { attemptFetch, logLines, TRACE } from './attempt.js';
 import { callFailure, failureOf, type TransportError } from './failure.js';
 import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
@@ -34,8 +34,9 @@ import {
 import { parseAnswer } from './parse.js';
 import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
 import { abortable, readText } from './read-fetch.js';
-import { type ApiConfig, type Body, type Call, outgoing, type Query } from './request.js';
+import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
+import type { OperationTelemetry } from './telemetry.js';
 import { type CallClient, clientFacts, queues, Trace } from './trace.js';
 
 /**
@@ -61,7 +62,7 @@ export class HttpClient {
     const shared = parent && sharesThrottle(parent.#options, options) ? parent.#client.throttle : undefined;
     const scrub = scrubber(options.apiKey);
     const log = createLog(options.logger, options.logLevel, scrub);
-    const throttle = shared ?? clientThrottle(options, log);
+    const throttle = shared ?? clientThrottle(options, log, api);
     const sameKey =
       parent && parent.#options.apiKey === options.apiKey && parent.#options.apiRoot === options.apiRoot;
     this.#accepted = sameKey ? parent.#accepted : { key: false };
@@ -73,6 +74,7 @@ export class HttpClient {
       throttle,
       maxPauseMs: options.maxRetryAfter,
       facts,
+      telemetry: options.telemetry,
     };
     const idempotent = api.retryMethods as readonly string[];
     const classify = (error: Error) => failureOf(error, transportError(error));
@@ -116,10 +118,39 @@ export class HttpClient {
     return new APIPromise(this.#call(method, path, schema, call));
   }
 
+  /**
+   * Starts an operation its caller ends (a cached validation, answered by the cache or by a request made `within`
+   * it): `undefined` without `telemetry`.
+   */
+  operation(name: string, method: Method, path: string): OperationTelemetry | undefined {
+    const { telemetry, facts } = this.#client;
+    return telemetry?.operation({ name, api: this.#api.name, method, url: `${facts.apiRoot}/${path}` });
+  }
+
   async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T>): Promise<WithResponse<T>> {
     // Bad input throws here, before anything is sent (attempts: 0).
-    const { input, body, json } = outgoing(path, call, this.#api, this.#options.apiKey);
-    const trace = this.#trace(method, input, call);
+    const out = outgoing(path, call, this.#api, this.#options.apiKey);
+    const trace = this.#trace(method, out.input, call);
+    const { telemetry } = this.#client;
+    const send = () => this.#send(trace, out, path, schema, call);
+    if (call.within) trace.op = call.within;
+    // With telemetry the call is an operation: that code is loaded the first time a client has it.
+    else if (telemetry) {
+      observing ??= import('./observed.js');
+      const { observed } = await observing;
+      return observed(telemetry, trace, this.#api.name, call.walk, this.#client.throttle, send);
+    }
+    return send();
+  }
+
+  async #send<T>(
+    trace: Trace,
+    { input, body, json }: Outgoing,
+    path: string,
+    schema: ZodType<T>,
+    call: Call<T>,
+  ): Promise<WithResponse<T>> {
+    const { method } = trace;
     const kyOptions = this.#callOptions(trace, call.options);
     if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
@@ -154,7 +185,7 @@ export class HttpClient {
       // A DELETE whose earlier attempt got no answer, and whose retry finds nothing: the first one deleted it.
       if (call.gone && trace.lost && failure instanceof NotFoundError && trace.answer)
         return { data: call.gone(), response: trace.answer };
-      throw trace.finished(failure);
+      throw failed(trace, failure);
     } finally {
       // A turn no request used (a hook answered, or the deadline passed before sending) goes back.
       trace.end();
@@ -172,7 +203,7 @@ export class HttpClient {
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.
-      throw trace.finished(ownError(error, trace.label, response.status, trace.scrub));
+      throw failed(trace, ownError(error, trace.label, response.status, trace.scrub));
     }
   }
 
@@ -196,19 +227,26 @@ export class HttpClient {
     const options = call.options ?? {};
     const { maxResponseBytes, maxRetries, maxRetryAfter, totalTimeout, signal } = options;
     checkSent(options);
-    return new Trace(this.#client, method, input, call.secrets, {
-      signal,
-      total: totalTimeout ?? this.#options.totalTimeout,
-      queues: this.#client.throttle.enabled && queues(options.rateLimit),
-      // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
-      rebuild: this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
-      maxBytes:
-        maxResponseBytes === undefined
-          ? this.#options.maxResponseBytes
-          : byteCount(maxResponseBytes, 'maxResponseBytes'),
-      limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
-      maxPauseMs: maxRetryAfter === undefined ? this.#options.maxRetryAfter : retryAfterCap(maxRetryAfter),
-    });
+    return new Trace(
+      this.#client,
+      method,
+      input,
+      call.secrets,
+      {
+        signal,
+        total: totalTimeout ?? this.#options.totalTimeout,
+        queues: this.#client.throttle.enabled && queues(options.rateLimit),
+        // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
+        rebuild: this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
+        maxBytes:
+          maxResponseBytes === undefined
+            ? this.#options.maxResponseBytes
+            : byteCount(maxResponseBytes, 'maxResponseBytes'),
+        limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
+        maxPauseMs: maxRetryAfter === undefined ? this.#options.maxRetryAfter : retryAfterCap(maxRetryAfter),
+      },
+      call.op,
+    );
   }
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
@@ -240,19 +278,30 @@ export class HttpClient {
   }
 }
 
+/** The call's error, stamped (see `Trace.finished`), and its line written at debug level. */
+function failed(trace: Trace, error: unknown): unknown {
+  const failure = trace.finished(error);
+  if (failure instanceof ContentPlatformError && trace.client.log.enabled('debug'))
+    void logLines().then((lines) => lines.failed(trace, failure));
+  return failure;
+}
+
 /** The trace a retry's turn hook is for, unless the call takes its turn in a hook of its own. */
 function turnOf(options: object): Trace | undefined {
   const trace = (options as { [TRACE]?: Trace })[TRACE];
   return trace?.ownRetryHook ? undefined : trace;
 }
 
+let observing: Promise<typeof import('./observed.js')> | undefined;
+
 // A turn's lease in a fleet store outlives the attempt's timeout by this much (a dead process's turns come back).
 const LEASE_MARGIN_MS = 1_000;
 
 /** The client's own throttle, or, with a `rateLimit.store`, the one the store shares across the fleet. */
-function clientThrottle(options: ResolvedOptions, log: Log): ClientThrottle {
+function clientThrottle(options: ResolvedOptions, log: Log, api: ApiConfig): ClientThrottle {
   const caps = options.rateLimit;
   if (caps === false || caps.store === undefined) return new Throttle(caps);
+  const telemetry = options.telemetry;
   return caps.store.throttle({
     apiRoot: options.apiRoot,
     apiKey: options.apiKey,
@@ -260,6 +309,7 @@ function clientThrottle(options: ResolvedOptions, log: Log): ClientThrottle {
     requestsPerMinute: caps.requestsPerMinute,
     leaseMs: options.timeout + LEASE_MARGIN_MS,
     log,
+    state: telemetry?.storeState && ((state) => telemetry.storeState?.(state, api.name)),
   });
 }
 

@@ -21,3 +21,16 @@ export {
 export type { ReadError } from './parse.js';
 export { aboutId, checkId, type Id, path } from './path.js';
 export type { ApiConfig, Body, Query } from './request.js';
+export type { Method } from './retry.js';
+export type {
+  ApiName,
+  AttemptEnd,
+  AttemptStart,
+  AttemptTelemetry,
+  OperationEnd,
+  OperationEvent,
+  OperationStart,
+  OperationTelemetry,
+  Telemetry,
+} from './telemetry.js';
+export type { CallInfo } from './trace.js';

@@ -1,4 +1,4 @@
-import { escapeControls, maskCodeFields, type Scrub } from '../errors/index.js';
+import { escapeControls, type Scrub } from '../errors/index.js';
 
 /** How much the client logs: each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -135,25 +135,4 @@ export function quietly(write: () => unknown): void {
   } catch {
     // Dropped on purpose: there is nowhere safe left to report a failing logger.
   }
-}
-
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
-
-/** Headers for a debug line, credentials shown as `***`. */
-export function headerText(headers: Headers): string {
-  const parts: string[] = [];
-  headers.forEach((value, name) => {
-    parts.push(`${name}: ${SECRET_HEADERS.has(name) ? '***' : value}`);
-  });
-  return `headers {${parts.join(', ')}}`;
-}
-
-/** A request body for a debug line: any `api_key` field (JSON or form) as `***`, a purchase code as its last four. */
-export async function bodyText(request: Request): Promise<string> {
-  if (!request.body) return '';
-  const text = await request.clone().text();
-  const masked = text
-    .replace(/("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"***"')
-    .replace(/(^|&)(api_key=)[^&]*/gi, '$1$2***');
-  return ` body ${maskCodeFields(masked)}`;
 }

@@ -4,6 +4,7 @@ import { type ClientSetup, InvalidParamsError, redactUrl, scrubber } from '../er
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
+import type { Telemetry } from './telemetry.js';
 
 /** Extra headers: an object of names to values, a `Headers`, or an array of `[name, value]` pairs. */
 export type HeaderInput = Record<string, string> | Headers | readonly (readonly [string, string])[];
@@ -83,6 +84,11 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /** Allow running in a browser, where the key would be exposed to every visitor. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Where the client reports its operations, attempts, retries and throttle waits: `openTelemetry()` from
+   * `content-platform-sdk/otel` (spans and metrics), or your own `Telemetry`. Off by default; derived clients keep it.
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** A wrapper's or an application's name for the `User-Agent`: `name/version (+url)`. */
@@ -145,6 +151,7 @@ export interface ResolvedOptions {
   logLevel: LogLevel;
   /** Where the key and URL came from, for the advice in an error's message. */
   setup: ClientSetup;
+  telemetry: Telemetry | undefined;
 }
 
 /** What differs between the two clients when options are resolved. */
@@ -218,6 +225,12 @@ export function resolveOptions(
       'logLevel',
     );
   }
+  const { telemetry } = options;
+  if (telemetry !== undefined && typeof telemetry?.operation !== 'function')
+    throw new InvalidParamsError(
+      `telemetry needs an operation() method; got ${typeName(telemetry)}.`,
+      'telemetry',
+    );
   const logger =
     options.logger === undefined || options.logger === globalThis.console ? consoleLogger : options.logger;
   const logLevel = options.logLevel ?? envLogLevel(logger);
@@ -239,6 +252,7 @@ export function resolveOptions(
     userAgent: userAgent(options.appInfo),
     logger,
     logLevel,
+    telemetry,
     setup: {
       keyFrom: options.apiKey === undefined ? kind.keyEnv : 'apiKey',
       urlOption: kind.urlOption,

@@ -58,7 +58,9 @@ export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
       const wait = pending?.wait ?? Math.random() * Math.min(delay, BACKOFF_CAP_MS);
       if (pending && trace) {
         trace.pending = undefined;
-        retried(trace, pending.failure, pending.retry, wait, log);
+        const { failure, retry } = pending;
+        trace.op?.event({ type: 'retry', retry, waitMs: wait, ...failureFields(failure) });
+        retried(trace, failure, retry, wait, log);
       }
       return wait;
     },

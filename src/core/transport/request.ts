@@ -2,6 +2,7 @@ import type { RequestOptions } from './options.js';
 import type { ReadError } from './parse.js';
 import type { Records } from './records.js';
 import type { Method } from './retry.js';
+import type { ApiName, OperationTelemetry } from './telemetry.js';
 
 /** Query values; `undefined` ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -10,6 +11,12 @@ export type Body = Record<string, string | number | boolean | undefined>;
 
 /** One request: what to send, beyond method, path and schema. */
 export interface Call<T = unknown> {
+  /** The operation, as its caller named it (`pixels.get`): for telemetry and the trace hooks read. */
+  op?: string | undefined;
+  /** An operation already started by the caller (a cached validation): attempts go under it; the caller ends it. */
+  within?: OperationTelemetry | undefined;
+  /** A list walk's pages: each is an operation, linked to the first (kept here once started). */
+  walk?: { first?: OperationTelemetry | undefined } | undefined;
   query?: Query | undefined;
   body?: Body | undefined;
   options?: RequestOptions | undefined;
@@ -73,6 +80,8 @@ export function outgoing<T>(path: string, call: Call<T>, encoding: Encoding, api
 
 /** What differs between the two APIs at the HTTP level. */
 export interface ApiConfig extends Encoding {
+  /** The API's name, for telemetry. */
+  name: ApiName;
   /** Methods safe to send twice: a POST only where the API makes it read-only. */
   retryMethods: readonly Lowercase<Method>[];
   /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */

@@ -14,6 +14,7 @@ import {
 import type { ClientThrottle } from '../throttle/index.js';
 import type { Log, LogFields } from './log.js';
 import type { Failure, Method } from './retry.js';
+import type { OperationTelemetry, Telemetry } from './telemetry.js';
 
 /** What every call of one client shares: built once, with the client. */
 export interface CallClient {
@@ -27,6 +28,8 @@ export interface CallClient {
   readonly maxPauseMs: number;
   /** Where the client's key and URL came from, and whether the server accepted the key: advice in messages. */
   readonly facts: ClientFacts;
+  /** Where the client reports its operations (the `telemetry` option). */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /**
@@ -65,6 +68,20 @@ export interface TraceInit {
   maxPauseMs: number;
 }
 
+/**
+ * What the SDK's hooks see of the call they run for, as `options.contentPlatformTrace` (its `toJSON()` is this):
+ * a wrapper labels its own spans or log lines with it, without a map of URLs.
+ */
+export interface CallInfo {
+  /** The SDK method called: `pixels.get`, `purchases.validate`, … */
+  operation: string | undefined;
+  method: Method;
+  /** The call's full URL, with the key and any purchase code masked. */
+  url: string;
+  /** Requests sent so far: in `beforeRequest` and `beforeRetry`, the attempt about to go is `attempts + 1`. */
+  attempts: number;
+}
+
 /** One turn under the throttle, handed back once. */
 interface Turn {
   released: boolean;
@@ -90,6 +107,8 @@ export class Trace {
   lastError: Error | undefined;
   /** The call brings its own `beforeRetry` hooks: its retry turn is taken by a hook after them, not the client's. */
   ownRetryHook = false;
+  /** What follows the call's operation, with `telemetry` set. */
+  op: OperationTelemetry | undefined;
   readonly started = performance.now();
   // Private, as is `input`: a trace rides on the options users' hooks see, and these hold the key (a Catalog GET's
   // query) and the call's purchase codes.
@@ -107,7 +126,7 @@ export class Trace {
 
   /**
    * `input`: the path and query relative to the API root, as sent; `secrets`: values the call sends that must never
-   * be shown whole (a purchase code).
+   * be shown whole (a purchase code); `operation`: the SDK method called (`pixels.get`).
    */
   constructor(
     readonly client: CallClient,
@@ -115,6 +134,7 @@ export class Trace {
     input: string,
     secrets: readonly string[] | undefined,
     readonly init: TraceInit,
+    readonly operation?: string,
   ) {
     this.#input = input;
     this.#secrets = secrets;
@@ -132,9 +152,9 @@ export class Trace {
     return this.#url;
   }
 
-  /** What a hook that logs ky's options shows of the trace: the call, redacted, and its counters. */
-  toJSON(): { method: Method; url: string; attempts: number } {
-    return { method: this.method, url: this.url, attempts: this.attempts };
+  /** What a hook that logs ky's options shows of the trace: the operation, the call, redacted, and its counters. */
+  toJSON(): CallInfo {
+    return { operation: this.operation, method: this.method, url: this.url, attempts: this.attempts };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
@@ -209,7 +229,11 @@ export class Trace {
       maxPauseMs,
       paused: (waitMs: number) => pausedError(this.label, waitMs, maxPauseMs),
     };
-    return throttle.queue(ticket).then(() => this.#granted());
+    const asked = performance.now();
+    return throttle.queue(ticket).then(() => {
+      this.op?.event({ type: 'throttle.wait', waitMs: performance.now() - asked, retry });
+      this.#granted();
+    });
   }
 
   #granted(): void {
@@ -270,26 +294,11 @@ export class Trace {
     return Promise.all(handing);
   }
 
-  /**
-   * The call's error, stamped with what the call went through (`attempts`, `requestId`) and logged once at debug
-   * level: the caller gets the error, and an error line as well would double every failure in an app's logs.
-   */
+  /** The call's error, stamped with what the call went through (`attempts`, `requestId`). */
   finished(error: unknown): unknown {
     if (!(error instanceof ContentPlatformError)) return error;
     const answered = (error as Partial<APIError>).headers?.get('x-request-id');
     recordCall(error, this.attempts, answered == null ? this.requestId : this.scrub(answered));
-    const { log } = this.client;
-    if (log.enabled('debug')) {
-      const status = (error as Partial<APIError>).status;
-      const durationMs = Math.round(this.elapsed());
-      const attempts = `${this.attempts} attempt${this.attempts === 1 ? '' : 's'}`;
-      log(
-        'debug',
-        `call failed after ${attempts}: ${error.message}`,
-        { ...this.fields({ status, durationMs, requestId: error.requestId }), errorName: error.name },
-        this.scrub,
-      );
-    }
     return error;
   }
 }
