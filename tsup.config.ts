@@ -8,6 +8,7 @@ const library = {
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
   'redis/index': 'src/redis/index.ts',
+  'otel/index': 'src/otel/index.ts',
 };
 
 // The examples ship as JavaScript too (dist/examples/<name>.js), since Node strips no types under node_modules:
@@ -32,7 +33,7 @@ const common: Options = {
   treeshake: true,
   // Keep `node:` specifiers: Deno needs them, and every supported Node has them.
   removeNodeProtocol: false,
-  external: ['msw', 'ky', 'zod', 'redis', 'ioredis', /^node:/],
+  external: ['msw', 'ky', 'zod', 'redis', 'ioredis', /^@opentelemetry\//, /^node:/],
 };
 
 export default defineConfig(() => {

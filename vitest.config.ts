@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^content-platform-sdk\/testing\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^content-platform-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^content-platform-sdk\/redis$/, replacement: src('redis/index.ts') },
+      { find: /^content-platform-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^content-platform-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -18,17 +18,28 @@ const code = (file: string) => read(file).replace(/^\s*(\/\*|\*|\/\/).*$/gm, '')
 const name = (file: string) => relative(src, file).replaceAll('\\', '/');
 
 describe('SDK boundaries', () => {
-  it('imports only its own modules and its runtime dependencies (ky and zod); /redis also Node built-ins', () => {
+  it('imports only its own modules and its runtime dependencies (ky and zod); /redis also Node built-ins, /otel @opentelemetry/api', () => {
     const outside = files.flatMap((file) =>
       [...code(file).matchAll(/from '([^']+)'/g)]
         .map((m) => m[1] ?? '')
         .filter((s) => !s.startsWith('.') && !Object.keys(pkg.dependencies).includes(s.split('/')[0] ?? ''))
         // The fleet store's subpath runs on Node only (a Redis client does): it hashes with node:crypto.
         .filter((s) => !(name(file).startsWith('redis/') && s.startsWith('node:')))
+        // The OpenTelemetry subpath speaks to @opentelemetry/api, an optional peer, and to nothing else.
+        .filter((s) => !(name(file).startsWith('otel/') && s === '@opentelemetry/api'))
         .map((s) => `${name(file)}: ${s}`),
     );
     expect(outside).toEqual([]);
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['ky', 'zod']);
+  });
+
+  it('keeps the /otel subpath out of the main entry: no file outside src/otel imports it, and only it imports @opentelemetry', () => {
+    const importers = files
+      .filter((file) => !name(file).startsWith('otel/'))
+      .filter((file) => /from '((\.\.?\/)+otel\/|@opentelemetry\/)/.test(code(file)))
+      .map(name);
+    expect(importers).toEqual([]);
+    expect(files.map(name)).toContain('otel/index.ts');
   });
 
   it('keeps the /redis subpath out of the main entry: no file outside src/redis imports one inside it', () => {
