@@ -33,6 +33,12 @@ const TYPESCRIPTS = {
 } as const;
 const TYPES_NODE = '@types/node@22.20.5';
 const MSW = 'msw@3.0.5';
+// What examples/observability.ts needs beside the package (a user installs them to run it).
+const OTEL = [
+  '@opentelemetry/api@1.9.1',
+  '@opentelemetry/sdk-trace-base@2.12.1',
+  '@opentelemetry/context-async-hooks@2.12.0',
+];
 
 /** Each misuse must fail `tsc` on its own line with the error matched, and nothing else may fail. */
 const MISUSES: readonly { code: string; error: RegExp }[] = [
@@ -341,7 +347,7 @@ const consumers: Consumer[] = [
   {
     name: 'esm',
     project: () => createProject('esm', 'module', ['smoke.mjs', 'esm/main.mjs', 'esm/msw.mjs']),
-    extra: [MSW],
+    extra: [MSW, ...OTEL],
     steps: async (p, log) => {
       log(await node(p, 'main.mjs'));
       log(await node(p, 'msw.mjs'));

@@ -20,7 +20,9 @@ describe('examples', () => {
   // an installed package resolves to the package itself: a relative import of src/ would ship a second SDK (or
   // break), and a dev dependency would not be installed. scripts/consumers.ts runs the built files from node_modules.
   it('import the SDK by its package name, and nothing a user of the package does not have', () => {
-    const allowed = /^(content-platform-sdk(\/testing)?|ky|node:[a-z/_]+|\.\/support\/[a-z-]+\.js)$/;
+    // The observability example also needs the OpenTelemetry packages it names (a user installs them to run it).
+    const allowed =
+      /^(content-platform-sdk(\/testing|\/otel)?|ky|node:[a-z/_]+|\.\/support\/[a-z-]+\.js|@opentelemetry\/(api|sdk-trace-base|context-async-hooks))$/;
     const files = readdirSync('examples', { recursive: true, encoding: 'utf8' }).filter((f) =>
       f.endsWith('.ts'),
     );
@@ -103,6 +105,24 @@ describe('examples', () => {
     expect(sent[0]?.[3]).toBe(sent[1]?.[3]);
     expect(sent[0]?.[4]).not.toBe(sent[1]?.[4]);
     expect(stdout).toMatch(/^pixel #1 /m);
+  }, 60_000);
+
+  it('examples/observability.ts prints the span tree: a retried get, a Catalog GET with its key masked, a cache miss then a hit', async () => {
+    const { stdout } = await example('observability');
+    const tree = stdout
+      .trim()
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .split('\n');
+    expect(tree).toEqual([
+      'pixels.get http.response.status_code=200 content_platform.attempts=2 event:retry',
+      '  GET url.full=http://HOST/api/v1/pixels/1 http.response.status_code=503 error.type=503',
+      '  GET url.full=http://HOST/api/v1/pixels/1 http.response.status_code=200 http.request.resend_count=1',
+      'account.details http.response.status_code=200 content_platform.attempts=1',
+      '  GET url.full=http://HOST/api/account/details?api_key=*** http.response.status_code=200',
+      'purchases.validate http.response.status_code=200 content_platform.attempts=1 content_platform.cache.result=miss',
+      '  POST url.full=http://HOST/api/purchases/validation http.response.status_code=200',
+      'purchases.validate http.response.status_code=200 content_platform.attempts=0 content_platform.cache.result=hit',
+    ]);
   }, 60_000);
 
   it('examples/metrics.ts records each attempt with its status and number, the Catalog key redacted', async () => {
