@@ -110,6 +110,7 @@ describe('every sample compiles', () => {
           'content-platform-sdk/testing': [`${src}/testing/index.ts`],
           'content-platform-sdk/testing/msw': [`${src}/testing/msw.ts`],
           'content-platform-sdk/redis': [`${src}/redis/index.ts`],
+          'content-platform-sdk/otel': [`${src}/otel/index.ts`],
         },
       },
       include: ['*.ts'],
