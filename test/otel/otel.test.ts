@@ -17,6 +17,7 @@ import {
   type CatalogClientOptions,
   type Hooks,
   InvalidParamsError,
+  InvalidPurchaseCodeError,
   ManagementClient,
   type ManagementClientOptions,
   type Telemetry,
@@ -32,7 +33,7 @@ import {
   SEED_MANAGEMENT_KEYS,
   SEED_PURCHASE_CODES,
 } from '../../src/testing/index.js';
-import { freePort } from '../helpers/redis.js';
+import { startRedis } from '../helpers/redis.js';
 
 // The SDK's telemetry through the real OpenTelemetry API and SDKs (in-memory exporters), against the reference
 // server over a real 127.0.0.1 socket.
@@ -211,16 +212,29 @@ describe('spans', () => {
     ]);
   });
 
-  it("a 429 pause is a retry event with the server's wait, and the budget the server states is on the spans", async () => {
-    const { client } = await management({ maxRetries: 1 }, { rateLimit: { limit: 1, windowMs: 400 } });
-    await client.pixels.get(1);
-    await client.pixels.get(1);
-    const [, second] = named('pixels.get');
-    expect(second).toBeDefined();
-    const events = second?.events.map((event) => event.name) ?? [];
-    // The second call either waited for its turn (the throttle knew the budget was spent) or met a 429 and retried.
-    expect(events.some((name) => name === 'throttle.wait' || name === 'retry')).toBe(true);
-    expect(second?.attributes['content_platform.rate_limit.remaining']).toBe(0);
+  it('a 429 pauses the client: a retry event on the call that met it, a throttle wait on the call behind it', async () => {
+    const { api, client } = await management({ maxRetries: 1 });
+    api.faults.script([{ status: 429, headers: { 'retry-after': '1' } }]);
+    const first = client.pixels.get(1);
+    // The second call starts once the 429 has been answered: it waits out the pause for its turn.
+    while (!api.requests.some((request) => request.status === 429))
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([first, client.pixels.get(2)]);
+    const ops = named('pixels.get');
+    const hasRetry = (span: ReadableSpan) => span.events.some((event) => event.name === 'retry');
+    const met = only(ops.filter(hasRetry));
+    const behind = only(ops.filter((span) => !hasRetry(span)));
+    const retry = only(met?.events.filter((event) => event.name === 'retry') ?? []);
+    expect(retry.attributes).toMatchObject({ 'content_platform.retry': 1, 'error.type': '429' });
+    expect(Number(retry.attributes?.['content_platform.retry.wait_ms'])).toBeGreaterThanOrEqual(900);
+    expect(
+      childrenOf(met as ReadableSpan)
+        .map((span) => span.attributes['http.response.status_code'])
+        .sort(),
+    ).toEqual([200, 429]);
+    const wait = only(behind?.events.filter((event) => event.name === 'throttle.wait') ?? []);
+    expect(Number(wait.attributes?.['content_platform.throttle.wait_ms'])).toBeGreaterThanOrEqual(500);
+    expect(behind?.attributes['content_platform.attempts']).toBe(1);
   });
 
   it('a wait for a turn under the throttle is an event and a metric', async () => {
@@ -374,16 +388,45 @@ describe('spans', () => {
     ).toEqual({ miss: 1, hit: 1, stale: 1 });
   });
 
-  it('a fleet store that cannot be reached: the operations say fallback, and so does the metric', async () => {
+  it('a fleet store that goes away and comes back: the operations say fallback then shared, and so does the metric', async () => {
     const { createClient } = await import('redis');
-    const port = await freePort();
-    const redis = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
+    const redisServer = await startRedis();
+    await redisServer.stop();
+    const redis = createClient({ url: redisServer.url, socket: { reconnectStrategy: () => 100 } });
     redis.on('error', () => {});
+    redis.connect().catch(() => {});
+    open.push(async () => {
+      redis.destroy();
+      await redisServer.stop();
+    });
     const { client, points } = await management({ rateLimit: { store: redisStore(redis) } });
     await client.pixels.get(1);
     expect(only(named('pixels.get')).attributes['content_platform.rate_limit.store']).toBe('fallback');
-    const fallback = metric(await points(), 'content_platform.rate_limit.store.fallback');
-    expect(fallback?.points).toEqual([{ attributes: { 'content_platform.api': 'management' }, value: 1 }]);
+    const fallback = async () => metric(await points(), 'content_platform.rate_limit.store.fallback');
+    expect((await fallback())?.points).toEqual([
+      { attributes: { 'content_platform.api': 'management' }, value: 1 },
+    ]);
+    await redisServer.start();
+    for (let tries = 0; client.rateLimit.store !== 'shared' && tries < 200; tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    exporter.reset();
+    await client.pixels.get(1);
+    expect(only(named('pixels.get')).attributes['content_platform.rate_limit.store']).toBe('shared');
+    expect((await fallback())?.points).toEqual([
+      { attributes: { 'content_platform.api': 'management' }, value: 0 },
+    ]);
+  }, 20_000);
+
+  it('a refused purchase code: the error is recorded as the SDK threw it, and the code is nowhere in the span', async () => {
+    const { client } = await catalog();
+    const error = await client.purchases.validate(SEED_PURCHASE_CODES.invalid).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidPurchaseCodeError);
+    const op = only(named('purchases.validate'));
+    expect(op.attributes['error.type']).toBe('InvalidPurchaseCodeError');
+    expect(op.status).toEqual({ code: 2, message: (error as Error).message });
+    const exception = only(op.events.filter((event) => event.name === 'exception'));
+    expect(exception.attributes?.['exception.message']).toBe((error as Error).message);
+    expect(JSON.stringify(plain(op))).not.toContain(SEED_PURCHASE_CODES.invalid);
   });
 
   it('derived clients keep the telemetry', async () => {
