@@ -377,13 +377,22 @@ export function redactedUrl(url: string): string {
 
 /** The request of `@opentelemetry/instrumentation-undici`'s hooks, as far as these read it. */
 export interface UndiciRequestLike {
+  /** `http://127.0.0.1:8787`. */
   origin: string;
+  /** The path and query: `/api/items/all?api_key=…`. */
   path: string;
 }
 
 /** Options of `undiciInstrumentationConfig()`: a `startSpanHook` of your own runs first, then the redaction. */
 export interface UndiciRedactionOptions {
+  /** Your own attributes for each span the instrumentation starts (its `startSpanHook`); the redaction runs after. */
   startSpanHook?: ((request: UndiciRequestLike) => Attributes | undefined) | undefined;
+}
+
+/** What `undiciInstrumentationConfig()` gives: options of `new UndiciInstrumentation(…)`. */
+export interface UndiciRedactionConfig {
+  /** The attributes each span starts with: yours, then `url.full` and `url.query` with `api_key=***`. */
+  startSpanHook: (request: UndiciRequestLike) => Attributes;
 }
 
 /**
@@ -396,9 +405,7 @@ export interface UndiciRedactionOptions {
  * import { undiciInstrumentationConfig } from 'content-platform-sdk/otel';
  * registerInstrumentations({ instrumentations: [new UndiciInstrumentation(undiciInstrumentationConfig())] });
  */
-export function undiciInstrumentationConfig(options: UndiciRedactionOptions = {}): {
-  startSpanHook: (request: UndiciRequestLike) => Attributes;
-} {
+export function undiciInstrumentationConfig(options: UndiciRedactionOptions = {}): UndiciRedactionConfig {
   const own = options.startSpanHook;
   return {
     startSpanHook: (request) => {
