@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { en } from 'zod/v4/locales';
-import { englishIssue } from '../../src/core/transport/schema.js';
+import { englishIssue } from '../../src/core/transport/schema-messages.js';
 
 const cases: [string, z.ZodMiniType, unknown][] = [
   ['a string', z.string(), 42],

@@ -31,7 +31,7 @@ import {
   retryAfterCap,
   retryCount,
 } from './options.js';
-import { parseAnswer } from './parse.js';
+import { explained, Misfit, parseAnswer } from './parse.js';
 import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
 import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Query } from './request.js';
@@ -203,7 +203,8 @@ export class HttpClient {
       return { data, response };
     } catch (error) {
       // Only SDK code runs here: anything but our own error is a body it failed to read.
-      throw failed(trace, ownError(error, trace.label, response.status, trace.scrub));
+      const own = error instanceof Misfit ? await explained(error) : error;
+      throw failed(trace, ownError(own, trace.label, response.status, trace.scrub));
     }
   }
 

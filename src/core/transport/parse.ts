@@ -1,5 +1,5 @@
-import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
-import type { APIError, ClientFacts, Scrub } from '../errors/index.js';
+import { type $ZodRawIssue, safeParse, type $ZodType as ZodType } from 'zod/v4/core';
+import type { APIError, ClientFacts, ContentPlatformError, Scrub } from '../errors/index.js';
 import {
   type Answer,
   decodeAnswer,
@@ -50,8 +50,25 @@ export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadE
   if (!answer.isJson) throw notJsonError(scrubbed(), a.response);
   if (records) refuseLong(a, records, answer.body);
   const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
-  if (!parsed.success) throw validationError(scrubbed(), parsed.error.issues, trace.scrub);
+  if (!parsed.success) {
+    // Worded once the messages are loaded (`explained`): the same parse again, with them.
+    throw new Misfit((error) => {
+      const again = safeParse(compiled(schema), answer.body, { ...PARSE_CONTEXT, error });
+      return validationError(scrubbed(), (again.error ?? parsed.error).issues, trace.scrub);
+    });
+  }
   return parsed.data;
+}
+
+/** A 2xx body that does not fit its schema, its error not worded yet: see `explained`. */
+export class Misfit {
+  constructor(readonly word: (error: (issue: $ZodRawIssue) => string) => ContentPlatformError) {}
+}
+
+/** The `ResponseValidationError` of a misfit, in English: the messages load on the first one. */
+export async function explained(misfit: Misfit): Promise<ContentPlatformError> {
+  const { englishIssue } = await import('./schema-messages.js');
+  return misfit.word(englishIssue);
 }
 
 /** A non-2xx answer as an error: a redirect, the API's own error envelope, or the status class. */
