@@ -6,6 +6,7 @@ import {
   type Attributes,
   type Context,
   context,
+  createNoopMeter,
   type Histogram,
   type Meter,
   type MeterProvider,
@@ -156,8 +157,25 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_NAME, VERSION);
   const meter = (meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, VERSION);
   const tools = instruments(meter);
+  // No meter provider registered: the API's no-op meter records nothing.
+  const quiet = meter === createNoopMeter();
   return {
-    operation: (start) => new Operation(tracer, tools, start, propagate),
+    operation: (start) => {
+      const parent = context.active();
+      const first = start.first instanceof Operation ? start.first.span.spanContext() : undefined;
+      const span = tracer.startSpan(
+        start.name,
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { [OPERATION]: start.name, [API]: start.api, [METHOD]: start.method },
+          links: first ? [{ context: first, attributes: { [PAGE_LINK]: 'first_page' } }] : [],
+        },
+        parent,
+      );
+      // Nothing would record it (no SDK registered, no trace to carry on): the operation costs nothing more.
+      if (quiet && !span.isRecording() && !trace.isSpanContextValid(span.spanContext())) return undefined;
+      return new Operation(span, parent, tracer, tools, start, propagate);
+    },
     storeState: (state, api) => tools.storeFallback.add(state === 'fallback' ? 1 : -1, { [API]: api }),
   };
 }
@@ -176,24 +194,21 @@ class Operation implements OperationTelemetry {
   #waited = 0;
   #remaining: number | undefined;
 
-  constructor(tracer: Tracer, tools: Instruments, start: OperationStart, propagate: boolean) {
+  constructor(
+    span: Span,
+    parent: Context,
+    tracer: Tracer,
+    tools: Instruments,
+    start: OperationStart,
+    propagate: boolean,
+  ) {
+    this.span = span;
     this.#tracer = tracer;
     this.#tools = tools;
     this.#start = start;
     this.#propagate = propagate;
     this.#base = { [OPERATION]: start.name, [API]: start.api };
-    const first = start.first instanceof Operation ? start.first.span.spanContext() : undefined;
-    const parent = context.active();
-    this.span = tracer.startSpan(
-      start.name,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: { ...this.#base, [METHOD]: start.method },
-        links: first ? [{ context: first, attributes: { [PAGE_LINK]: 'first_page' } }] : [],
-      },
-      parent,
-    );
-    this.#context = trace.setSpan(parent, this.span);
+    this.#context = trace.setSpan(parent, span);
   }
 
   run<T>(fn: () => T): T {

@@ -500,6 +500,15 @@ describe('the contract, and its cost when nothing is registered', () => {
     });
     await expect(client.pixels.get(1)).resolves.toMatchObject({ id: 1 });
     expect(spans()).toHaveLength(0);
+    // Nothing would record an operation: the adapter declines it, so the call pays for nothing more.
+    expect(
+      openTelemetry().operation({
+        name: 'pixels.get',
+        api: 'management',
+        method: 'GET',
+        url: `${url}/api/v1/pixels/1`,
+      }),
+    ).toBeUndefined();
     // The no-op tracer's context is still valid to inject: the server got no traceparent of a real trace.
     expect(server.requests.at(-1)?.headers.traceparent).toBeUndefined();
   });
