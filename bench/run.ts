@@ -15,6 +15,7 @@ import { fleet } from './scenarios/fleet.ts';
 import { latency } from './scenarios/latency.ts';
 import { layers } from './scenarios/layers.ts';
 import { size } from './scenarios/size.ts';
+import { telemetry } from './scenarios/telemetry.ts';
 import { throttle } from './scenarios/throttle.ts';
 import { throughput } from './scenarios/throughput.ts';
 import { validation } from './scenarios/validation.ts';
@@ -46,6 +47,8 @@ try {
     '- openai-node runs through its generic `get` / `post` methods (`maxRetries: 2`), not its typed resources.',
     '- Section 1d starts its own redis-server on 127.0.0.1 (persistence off) and its own node processes; it is',
     '  skipped when redis-server is not installed.',
+    '- Section 1f registers an OpenTelemetry context manager and propagator for its second phase only, and',
+    '  unregisters them before section 2.',
     '',
   );
   const lat = await latency(ctx);
@@ -55,6 +58,7 @@ try {
   const fleetRun = await fleet(ctx);
   say(...fleetRun.lines);
   say(...(await cache(ctx)).lines);
+  say(...(await telemetry(ctx)).lines);
   const tput = await throughput(ctx);
   say(...tput.lines);
   say(...(await validation(ctx)).lines);
