@@ -1,3 +1,17 @@
+export type {
+  ApplyEntry,
+  ApplyReport,
+  BulkOptions,
+  CreateManyEntry,
+  CreateManyReport,
+  OnProgress,
+  PlannedUpdate,
+  Progress,
+  SyncOptions,
+  SyncPlan,
+  ValidateManyEntry,
+  ValidateManyReport,
+} from './bulk/index.js';
 export * from './catalog/index.js';
 export type {
   AnyContentPlatformError,

@@ -1,3 +1,4 @@
+import type { BulkOptions, ValidateManyReport } from '../bulk/index.js';
 import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
 import type {
   HttpClient,
@@ -106,6 +107,21 @@ export class Purchases {
           .then(theirs),
       );
     });
+  }
+
+  /**
+   * Validates every code, at most `concurrency` at once through the client's throttle (and its `cache`): one entry
+   * per code, in order — `valid` (with the purchase), `invalid` (the server refused it), `failed` (no answer said
+   * either after `attempts` tries through transient failures) or `skipped` (aborted first) — and counts by error
+   * class (`errors`).
+   * @example
+   * const audit = await catalog.purchases.validateMany(codes);
+   * console.log(`${audit.valid} valid, ${audit.invalid} invalid, ${audit.failed} failed`);
+   */
+  validateMany(codes: readonly string[], options?: BulkOptions): Promise<ValidateManyReport<Purchase>> {
+    return import('../bulk/index.js').then((jobs) =>
+      jobs.validateMany((code, request) => this.validate(code, request), codes, options),
+    );
   }
 }
 

@@ -1,6 +1,8 @@
+import type { BulkOptions, CreateManyReport, RecordSet, SyncOptions, SyncPlan } from '../bulk/index.js';
 import { deferredPage, type PagePromise } from '../core/pages/index.js';
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
 import { type APIPromise, aboutId, deferred, type Id, path } from '../core/transport/index.js';
+import { bulkJobs, recordSet } from './bulk.js';
 import { listPages } from './list.js';
 import {
   checkParams,
@@ -22,10 +24,12 @@ import {
 /** Custom domains: `/api/v1/domains`. Reach it as `client.domains`. */
 export class Domains {
   readonly #http: HttpClient;
+  readonly #set: RecordSet<Domain, DomainCreateParams>;
 
   /** Used by `ManagementClient`; not meant to be built directly. */
   constructor(http: HttpClient) {
     this.#http = http;
+    this.#set = recordSet('domains', this, DomainCreateParamsSchema, ['index_page', 'not_found_page']);
   }
 
   /**
@@ -102,5 +106,34 @@ export class Domains {
         accept: aboutId(id, 'domain'),
       }),
     );
+  }
+
+  /**
+   * Creates every row, none twice: one report entry per row, in order — `created`, `existed` (its name was there: an
+   * earlier try whose answer was lost, or a run before), `failed` or `skipped` (aborted first). Rows are checked
+   * before any request; a create that may have reached the server is followed by a look-up of its name before it is
+   * sent again; transient failures are tried again (`attempts`). Run it again with the same rows to finish an
+   * aborted or partly failed job.
+   * @example
+   * const report = await mgmt.domains.createMany(rows, { onProgress: (p) => console.log(`${p.done}/${p.total}`) });
+   */
+  createMany(
+    rows: readonly DomainCreateParams[],
+    options?: BulkOptions,
+  ): Promise<CreateManyReport<Domain, DomainCreateParams>> {
+    return bulkJobs().then((jobs) => jobs.createMany(this.#set, rows, options));
+  }
+
+  /**
+   * The plan that makes your domains match `desired`, keyed by name, from one listing: `creates`, `updates` (the fields
+   * that differ; a field left out of a row is left as it is), and `deletes` only with `prune: true`. Print it
+   * (`plan.toString()`), then `plan.apply()`: a record changed since the plan was made is refused, not overwritten.
+   * @throws {InvalidParamsError} a row `create` would refuse, or two rows with one name, before any request.
+   */
+  sync(
+    desired: readonly DomainCreateParams[],
+    options?: SyncOptions,
+  ): Promise<SyncPlan<Domain, DomainCreateParams>> {
+    return bulkJobs().then((jobs) => jobs.sync(this.#set, desired, options));
   }
 }

@@ -1,4 +1,12 @@
-export type { Identified, PageFetcher, PageMeta, RawPage, ToArrayOptions } from '../core/pages/index.js';
+export type {
+  Identified,
+  PageFetcher,
+  PageMeta,
+  RawPage,
+  ToArrayOptions,
+  WalkOptions,
+  WalkProgress,
+} from '../core/pages/index.js';
 export { Page, PagePromise } from '../core/pages/index.js';
 export { ManagementClient, type ManagementClientOptions } from './client.js';
 export { Domains } from './domains.js';

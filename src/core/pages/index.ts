@@ -3,4 +3,12 @@
 
 export { checkPage } from './checks.js';
 export type { Identified, PageMeta, RawPage } from './meta.js';
-export { deferredPage, Page, type PageFetcher, PagePromise, type ToArrayOptions } from './page.js';
+export {
+  deferredPage,
+  Page,
+  type PageFetcher,
+  PagePromise,
+  type ToArrayOptions,
+  type WalkOptions,
+  type WalkProgress,
+} from './page.js';

@@ -46,8 +46,24 @@ export class Page<T extends Identified> {
   }
 }
 
+/** How far a walk has come: items walked so far of `total` (the first page's `meta.total`); `failed` is 0. */
+export interface WalkProgress {
+  done: number;
+  total: number;
+  failed: number;
+}
+
+/** The options of `PagePromise.pages`. */
+export interface WalkOptions {
+  /**
+   * Called after each page with the items walked so far and the list's `total` (from the first page's `meta`, no
+   * extra request), so a script prints a progress line or a bar.
+   */
+  onProgress?: ((progress: WalkProgress) => void) | undefined;
+}
+
 /** The options of `PagePromise.toArray`. */
-export interface ToArrayOptions {
+export interface ToArrayOptions extends WalkOptions {
   /** The most items to collect (a positive integer): required, so that no call loads a whole account by accident. */
   limit: number;
 }
@@ -100,9 +116,9 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * Items come as each page has them (an item pushed on by a new record can come twice; see the class notes).
    * @throws {ResponseValidationError} a page that repeats only ids already seen, yet says more pages follow.
    */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
+  async *pages(options?: WalkOptions): AsyncGenerator<Page<T>, void, undefined> {
     const seen = new Set<number>();
-    for await (const page of this.#walk(seen)) {
+    for await (const page of this.#walk(seen, options?.onProgress)) {
       for (const item of page.data) seen.add(item.id);
       yield page;
     }
@@ -113,14 +129,25 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * those alone that says more follow stops the walk (see `stalled`): one that repeats some (a record created
    * during the walk) or a last page goes on as usual.
    */
-  async *#walk(seen: ReadonlySet<number>): AsyncGenerator<Page<T>, void, undefined> {
+  async *#walk(
+    seen: ReadonlySet<number>,
+    onProgress?: WalkOptions['onProgress'],
+  ): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = await this;
+    const { total } = page.meta;
+    let done = 0;
+    const walked = () => {
+      done += page.data.length;
+      onProgress?.({ done: Math.min(done, total), total, failed: 0 });
+    };
+    walked();
     yield page;
     while (page.hasNextPage()) {
       const { data: next, response } = await page.getNextPage().withResponse();
       if (next.hasNextPage() && next.data.every((item) => seen.has(item.id)))
         throw stalled(next.data, next.meta, response.status);
       page = next;
+      walked();
       yield page;
     }
   }
@@ -140,9 +167,14 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
       );
     }
     const items: T[] = [];
-    for await (const item of this) {
-      items.push(item);
-      if (items.length >= limit) break;
+    const given = new Set<number>();
+    walk: for await (const page of this.#walk(given, options.onProgress)) {
+      for (const item of page.data) {
+        if (given.has(item.id)) continue;
+        given.add(item.id);
+        items.push(item);
+        if (items.length >= limit) break walk;
+      }
     }
     return items;
   }

@@ -1,0 +1,144 @@
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  ContentPlatformError,
+  InternalServerError,
+  InvalidParamsError,
+  isContentPlatformError,
+  RateLimitError,
+} from '../core/errors/index.js';
+import type { BulkOptions, OnProgress, Progress } from './types.js';
+
+/** The bulk options checked, with their defaults. */
+export interface Settings {
+  concurrency: number;
+  attempts: number;
+  signal: AbortSignal | undefined;
+  onProgress: OnProgress | undefined;
+  request: BulkOptions['request'];
+}
+
+/**
+ * Checks a job's options.
+ * @throws {InvalidParamsError} naming the option.
+ */
+export function settings(options: BulkOptions | undefined, where: string): Settings {
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+  const { concurrency = 4, attempts = 5, signal, onProgress, request } = options ?? {};
+  const whole = (value: number, name: string, most: number) => {
+    if (!Number.isInteger(value) || value < 1 || value > most)
+      throw new InvalidParamsError(
+        `${where}: ${name} must be a whole number from 1 to ${most}; got ${String(value)}.`,
+        name,
+      );
+    return value;
+  };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new InvalidParamsError(`${where}: signal must be an AbortSignal.`, 'signal');
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new InvalidParamsError(`${where}: onProgress must be a function.`, 'onProgress');
+  if (request !== undefined && (typeof request !== 'object' || request === null || 'signal' in request))
+    throw new InvalidParamsError(
+      `${where}: request must be an object of request options, without signal (give the job's own).`,
+      'request',
+    );
+  return {
+    concurrency: whole(concurrency, 'concurrency', 64),
+    attempts: whole(attempts, 'attempts', 20),
+    signal,
+    onProgress,
+    request,
+  };
+}
+
+/** Counts a job's progress and reports it. */
+export class Tally {
+  readonly #progress: Progress;
+  readonly #report: OnProgress | undefined;
+
+  constructor(total: number, report: OnProgress | undefined) {
+    this.#progress = { done: 0, total, failed: 0 };
+    this.#report = report;
+    this.#tell();
+  }
+
+  /** One more finished, failed or not. */
+  finished(failed: boolean): void {
+    this.#progress.done += 1;
+    if (failed) this.#progress.failed += 1;
+    this.#tell();
+  }
+
+  #tell(): void {
+    this.#report?.({ ...this.#progress });
+  }
+}
+
+/**
+ * Runs `work` for each index from 0 to `count - 1`, at most `concurrency` at once, in order of start; stops
+ * starting new ones once `signal` aborts. Resolves when every started one has settled (`work` must not reject).
+ */
+export async function pool(
+  count: number,
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  work: (index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count && !signal?.aborted) {
+      const index = next;
+      next += 1;
+      await work(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/**
+ * Whether a failure may pass if tried again: a 5xx, a 408, a 429 (past the client's own waits), no answer or a
+ * timeout. A caller's abort is not.
+ */
+export function transient(error: unknown): boolean {
+  if (error instanceof APIUserAbortError) return false;
+  if (error instanceof APIConnectionError || error instanceof RateLimitError) return true;
+  if (error instanceof InternalServerError) return true;
+  return isContentPlatformError(error) && (error as { status?: number }).status === 408;
+}
+
+/** Whether a failed create may have reached the server (its record may exist): see `createMany`. */
+export function mayHaveCreated(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return !(error instanceof APIUserAbortError);
+  return (
+    error instanceof InternalServerError ||
+    (error as { mayHaveSucceeded?: boolean })?.mayHaveSucceeded === true
+  );
+}
+
+/** Waits `ms` (a backoff between tries), or less when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The backoff before try `n` (from 2): 250 ms doubling, capped at 4 s, with full jitter. */
+export function backoff(n: number): number {
+  return Math.random() * Math.min(4_000, 250 * 2 ** (n - 2));
+}
+
+/** Anything a job's own code meets as an SDK error (a bug in a hook, say), wrapped. */
+export function asSdkError(error: unknown, where: string): ContentPlatformError {
+  if (isContentPlatformError(error)) return error as ContentPlatformError;
+  return new ContentPlatformError(`${where}: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+  });
+}

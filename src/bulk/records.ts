@@ -1,0 +1,147 @@
+import {
+  type ContentPlatformError,
+  InvalidParamsError,
+  UnprocessableEntityError,
+} from '../core/errors/index.js';
+import type { RequestOptions } from '../core/transport/index.js';
+import { asSdkError, backoff, mayHaveCreated, pause, type Settings, transient } from './pool.js';
+
+/** A record with a unique name: a pixel or a domain. */
+export interface Named {
+  id: number;
+  name: string;
+}
+
+/** A row to create: its name, and its other fields. */
+export interface NamedRow {
+  name: string;
+}
+
+/**
+ * A resource's records as the bulk jobs use them, through its public methods (so every request goes through the
+ * client's throttle, retries and telemetry): built by the resource (`pixels`, `domains`).
+ */
+export interface RecordSet<T extends Named, Row extends NamedRow> {
+  /** `pixels` or `domains`, for messages and the plan's heading. */
+  kind: string;
+  /** The resource itself (`client.pixels`): its public methods send every request. */
+  resource: {
+    /** A walk of records (`search` by name narrows it). */
+    list(
+      params: { search?: string; search_by?: 'name'; per_page?: 100 },
+      options?: RequestOptions,
+    ): AsyncIterable<T>;
+    create(row: Row, options?: RequestOptions): PromiseLike<T>;
+    update(id: number, changes: Partial<Row>, options?: RequestOptions): PromiseLike<T>;
+    delete(id: number, options?: RequestOptions): PromiseLike<unknown>;
+  };
+  /** Checks a row as `create` would (throws `InvalidParamsError`), before anything is sent. */
+  check(row: unknown, where: string): void;
+  /** The fields besides the name that `sync` compares and updates. */
+  fields: readonly (keyof Row & string)[];
+}
+
+/** How one create ended. */
+export type Created<T> =
+  | { status: 'created' | 'existed'; record: T }
+  | { status: 'failed'; error: ContentPlatformError };
+
+/** Names compare as the servers compare them: case aside (a unique MySQL index, case-insensitive collation). */
+export const nameKey = (name: string): string => name.toLowerCase();
+
+/** The record named `name`, looked up with the list's name search: `undefined` when there is none. */
+export async function findByName<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  name: string,
+  request: RequestOptions | undefined,
+): Promise<T | undefined> {
+  const key = nameKey(name);
+  for await (const record of set.resource.list({ search: name, search_by: 'name', per_page: 100 }, request))
+    if (nameKey(record.name) === key) return record;
+  return undefined;
+}
+
+/** Whether the server refused a create because the name is taken. */
+function nameTaken(error: unknown): boolean {
+  return error instanceof UnprocessableEntityError && (error.fieldErrors.name?.length ?? 0) > 0;
+}
+
+/**
+ * Creates one row, never twice: a create that may have reached the server (a 5xx, no answer, a timeout) is followed
+ * by a look-up of its name before it is sent again, and a name the server says is taken is found and reported
+ * `existed`. Transient failures are tried again (`attempts`, with a backoff); anything else fails the row.
+ */
+export async function createOnce<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  row: Row,
+  settings: Settings,
+): Promise<Created<T>> {
+  const { attempts, signal } = settings;
+  const request = { ...settings.request, signal };
+  const where = `${set.kind}.createMany`;
+  // An earlier try may have created the record.
+  let uncertain = false;
+  let last: ContentPlatformError | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    if (attempt > 1) await pause(backoff(attempt), signal);
+    try {
+      if (uncertain) {
+        const found = await findByName(set, row.name, request);
+        if (found) return { status: 'existed', record: found };
+      }
+      return { status: 'created', record: await set.resource.create(row, request) };
+    } catch (error) {
+      last = asSdkError(error, where);
+      if (nameTaken(error)) {
+        const found = await findByName(set, row.name, request).catch(() => undefined);
+        if (found) return { status: 'existed', record: found };
+        // Taken by a record the search cannot see: nothing to adopt.
+        return { status: 'failed', error: last };
+      }
+      if (!transient(error) || signal?.aborted) return { status: 'failed', error: last };
+      if (mayHaveCreated(error)) uncertain = true;
+    }
+  }
+  return {
+    status: 'failed',
+    error: last ?? new InvalidParamsError(`${where}: attempts must be at least 1.`),
+  };
+}
+
+/**
+ * The rows checked before anything is sent: a row that `create` would refuse, or whose name an earlier row already
+ * has (names are unique), gets its error; the others get `undefined`.
+ */
+export function checkRows<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  rows: readonly unknown[],
+  where: string,
+): (InvalidParamsError | undefined)[] {
+  const seen = new Map<string, number>();
+  return rows.map((row, index) => {
+    try {
+      set.check(row, `${where}: row ${index}`);
+    } catch (error) {
+      if (error instanceof InvalidParamsError) return error;
+      throw error;
+    }
+    const key = nameKey((row as NamedRow).name);
+    const first = seen.get(key);
+    if (first !== undefined)
+      return new InvalidParamsError(
+        `${where}: row ${index} has the name of row ${first} (${JSON.stringify((row as NamedRow).name)}); names are unique.`,
+        'name',
+      );
+    seen.set(key, index);
+    return undefined;
+  });
+}
+
+/** `rows` as an array, or a clear error. */
+export function rowsOf(rows: unknown, where: string, what: string): readonly unknown[] {
+  if (Array.isArray(rows)) return rows;
+  throw new InvalidParamsError(
+    `${where}: ${what} must be an array; got ${rows === null ? 'null' : typeof rows}.`,
+    what,
+  );
+}

@@ -1,0 +1,268 @@
+import { type ContentPlatformError, InvalidParamsError } from '../core/errors/index.js';
+import type { RequestOptions } from '../core/transport/index.js';
+import { asSdkError, backoff, pause, pool, type Settings, settings, Tally, transient } from './pool.js';
+import {
+  checkRows,
+  createOnce,
+  type Named,
+  type NamedRow,
+  nameKey,
+  type RecordSet,
+  rowsOf,
+} from './records.js';
+import type { ApplyEntry, ApplyReport, BulkOptions, PlannedUpdate, SyncOptions, SyncPlan } from './types.js';
+
+/** Most changes a plan's `toString()` lists before it sums up the rest. */
+const SHOWN = 50;
+
+/**
+ * The plan that makes the records match `desired`, keyed by name, from one listing of every record: creates for
+ * names no record has, updates with the fields that differ (a field left out of a row is not compared), and, with
+ * `prune`, deletes for records no row names. Nothing changes before `apply`.
+ * @throws {InvalidParamsError} before any request: a row `create` would refuse, or two rows with one name.
+ */
+export async function sync<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  given: readonly Row[],
+  options: SyncOptions = {},
+): Promise<SyncPlan<T, Row>> {
+  const where = `${set.kind}.sync`;
+  const desired = rowsOf(given, where, 'desired') as readonly Row[];
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+  const refused = checkRows(set, desired, where).find((error) => error !== undefined);
+  if (refused) throw refused;
+  const current = await listing(set, { ...options.request, signal: options.signal });
+  const creates: Row[] = [];
+  const updates: PlannedUpdate<T, Row>[] = [];
+  const wanted = new Set<string>();
+  let unchanged = 0;
+  for (const row of desired) {
+    const key = nameKey(row.name);
+    wanted.add(key);
+    const record = current.get(key);
+    if (record === undefined) {
+      creates.push(row);
+      continue;
+    }
+    const changes = differences(set, row, record);
+    if (changes === undefined) unchanged += 1;
+    else updates.push({ before: record, changes });
+  }
+  const deletes =
+    options.prune === true ? [...current.values()].filter((r) => !wanted.has(nameKey(r.name))) : [];
+  return new Plan(set, creates, updates, deletes, unchanged);
+}
+
+/** Every record, by name. */
+async function listing<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  request: RequestOptions,
+): Promise<Map<string, T>> {
+  const byName = new Map<string, T>();
+  for await (const record of set.resource.list({ per_page: 100 }, request))
+    byName.set(nameKey(record.name), record);
+  return byName;
+}
+
+/** The fields of `row` that differ from `record` (only those the row gives), or `undefined` when none does. */
+function differences<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  row: Row,
+  record: T,
+): Partial<Row> | undefined {
+  const changes: Partial<Row> = {};
+  let any = false;
+  for (const field of set.fields) {
+    const want = row[field];
+    if (want === undefined) continue;
+    if (want !== (record as unknown as Row)[field]) {
+      changes[field] = want;
+      any = true;
+    }
+  }
+  return any ? changes : undefined;
+}
+
+/** Whether a record is as the plan saw it: every field the same (`updated_at` included, where the server sends it). */
+function unchangedSince(before: object, now: object): boolean {
+  const stable = (record: object) =>
+    JSON.stringify(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return stable(before) === stable(now);
+}
+
+class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
+  readonly #set: RecordSet<T, Row>;
+  #applying = false;
+
+  constructor(
+    set: RecordSet<T, Row>,
+    readonly creates: Row[],
+    readonly updates: PlannedUpdate<T, Row>[],
+    readonly deletes: T[],
+    readonly unchanged: number,
+  ) {
+    this.#set = set;
+  }
+
+  toString(): string {
+    const { creates, updates, deletes } = this;
+    const lines = [
+      ...creates.map((row) => `  + create  ${row.name}${fieldsOf(this.#set, row)}`),
+      ...updates.map(
+        ({ before, changes }) =>
+          `  ~ update  ${before.name} (#${before.id})  ${Object.entries(changes)
+            .map(
+              ([field, value]) =>
+                `${field}: ${show((before as Record<string, unknown>)[field])} → ${show(value)}`,
+            )
+            .join(', ')}`,
+      ),
+      ...deletes.map((record) => `  - delete  ${record.name} (#${record.id})`),
+    ];
+    const shown = lines.slice(0, SHOWN);
+    if (lines.length > SHOWN) shown.push(`  … and ${lines.length - SHOWN} more`);
+    const head =
+      `Plan for ${this.#set.kind}: ${creates.length} to create, ${updates.length} to update, ` +
+      `${deletes.length} to delete, ${this.unchanged} unchanged.`;
+    return [head, ...shown].join('\n');
+  }
+
+  async apply(options?: BulkOptions): Promise<ApplyReport<T>> {
+    const set = this.#set;
+    const where = `${set.kind}.sync: apply`;
+    const config = settings(options, where);
+    if (this.#applying) throw new InvalidParamsError(`${where}: this plan is already being applied.`);
+    this.#applying = true;
+    try {
+      const tally = new Tally(
+        this.creates.length + this.updates.length + this.deletes.length,
+        config.onProgress,
+      );
+      const entries: ApplyEntry<T>[] = [
+        ...this.creates.map((row) => ({
+          action: 'create' as const,
+          name: row.name,
+          status: 'skipped' as const,
+        })),
+        ...this.updates.map(({ before }) => ({
+          action: 'update' as const,
+          name: before.name,
+          status: 'skipped' as const,
+        })),
+        ...this.deletes.map((record) => ({
+          action: 'delete' as const,
+          name: record.name,
+          status: 'skipped' as const,
+        })),
+      ];
+      const settle = (index: number, entry: ApplyEntry<T>) => {
+        entries[index] = entry;
+        tally.finished(entry.status === 'failed' || entry.status === 'conflict');
+      };
+      // What each record is now, to refuse a row whose record changed since the plan was made.
+      const now =
+        this.updates.length + this.deletes.length > 0 ? await listing(set, requestOf(config)) : new Map();
+      const { creates, updates, deletes } = this;
+      await pool(creates.length, config.concurrency, config.signal, async (i) => {
+        const row = creates[i] as Row;
+        const done = await createOnce(set, row, config);
+        settle(
+          i,
+          done.status === 'failed'
+            ? { action: 'create', name: row.name, status: 'failed', error: done.error }
+            : { action: 'create', name: row.name, status: done.status, record: done.record },
+        );
+      });
+      const base = creates.length;
+      await pool(updates.length, config.concurrency, config.signal, async (i) => {
+        const { before, changes } = updates[i] as PlannedUpdate<T, Row>;
+        const current = now.get(nameKey(before.name)) as T | undefined;
+        const entry: ApplyEntry<T> = {
+          action: 'update',
+          name: before.name,
+          status: 'conflict',
+          record: current,
+        };
+        if (current === undefined || current.id !== before.id || !unchangedSince(before, current))
+          return settle(base + i, entry);
+        const done = await tried(config, `${set.kind}.update`, (request) =>
+          set.resource.update(before.id, changes, request),
+        );
+        settle(
+          base + i,
+          'error' in done
+            ? { ...entry, status: 'failed', error: done.error, record: undefined }
+            : { ...entry, status: 'updated', record: done.value },
+        );
+      });
+      const after = base + updates.length;
+      await pool(deletes.length, config.concurrency, config.signal, async (i) => {
+        const record = deletes[i] as T;
+        const current = now.get(nameKey(record.name)) as T | undefined;
+        const entry: ApplyEntry<T> = { action: 'delete', name: record.name, status: 'deleted' };
+        // Already gone: the desired state holds.
+        if (current === undefined) return settle(after + i, entry);
+        if (current.id !== record.id || !unchangedSince(record, current))
+          return settle(after + i, { ...entry, status: 'conflict', record: current });
+        const done = await tried(config, `${set.kind}.delete`, (request) =>
+          set.resource.delete(record.id, request),
+        );
+        settle(after + i, 'error' in done ? { ...entry, status: 'failed', error: done.error } : entry);
+      });
+      return applied(entries, config.signal?.aborted === true);
+    } finally {
+      this.#applying = false;
+    }
+  }
+}
+
+function requestOf(config: Settings): RequestOptions {
+  return { ...config.request, signal: config.signal };
+}
+
+/** `send` tried through transient failures (`attempts`, with a backoff): an update or a delete may be sent again. */
+async function tried<V>(
+  config: Settings,
+  where: string,
+  send: (request: RequestOptions) => PromiseLike<V>,
+): Promise<{ value: V } | { error: ContentPlatformError }> {
+  let last: ContentPlatformError | undefined;
+  for (let attempt = 1; attempt <= config.attempts; attempt += 1) {
+    if (attempt > 1) await pause(backoff(attempt), config.signal);
+    try {
+      return { value: await send(requestOf(config)) };
+    } catch (error) {
+      last = asSdkError(error, where);
+      if (!transient(error) || config.signal?.aborted) break;
+    }
+  }
+  return { error: last as ContentPlatformError };
+}
+
+function applied<T>(entries: ApplyEntry<T>[], aborted: boolean): ApplyReport<T> {
+  const count = (status: ApplyEntry<T>['status']) =>
+    entries.filter((entry) => entry.status === status).length;
+  return {
+    entries,
+    created: count('created'),
+    existed: count('existed'),
+    updated: count('updated'),
+    deleted: count('deleted'),
+    conflicts: count('conflict'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    aborted,
+  };
+}
+
+function fieldsOf<T extends Named, Row extends NamedRow>(set: RecordSet<T, Row>, row: Row): string {
+  const given = set.fields
+    .filter((field) => row[field] !== undefined)
+    .map((field) => `${field}: ${show(row[field])}`);
+  return given.length === 0 ? '' : `  (${given.join(', ')})`;
+}
+
+function show(value: unknown): string {
+  return value === null ? 'null' : JSON.stringify(value);
+}
