@@ -93,10 +93,21 @@ export async function createOnce<T extends Named, Row extends NamedRow>(
     } catch (error) {
       last = asSdkError(error, where);
       if (nameTaken(error)) {
-        const found = await findByName(set, row.name, request).catch(() => undefined);
-        if (found) return { status: 'existed', record: found };
-        // Taken by a record the search cannot see: nothing to adopt.
-        return { status: 'failed', error: last };
+        const taken = last;
+        const found = await findByName(set, row.name, request).then(
+          (record) => ({ record }),
+          (failure: unknown) => ({ failure }),
+        );
+        if ('record' in found) {
+          if (found.record) return { status: 'existed', record: found.record };
+          // Taken by a record the search cannot see: nothing to adopt.
+          return { status: 'failed', error: taken };
+        }
+        // The look-up failed: the next try looks again before it sends anything.
+        last = asSdkError(found.failure, where);
+        if (!transient(found.failure) || signal?.aborted) return { status: 'failed', error: last };
+        uncertain = true;
+        continue;
       }
       if (!transient(error) || signal?.aborted) return { status: 'failed', error: last };
       if (mayHaveCreated(error)) uncertain = true;

@@ -93,6 +93,24 @@ describe('createMany', () => {
     ]);
   });
 
+  it("a taken name whose look-up fails (503 through the SDK's retries) is looked up again, not failed", async () => {
+    const { api, mgmt, sent } = await live({ seed: false });
+    await mgmt.pixels.create({ name: 'Bulk 0', type: 'facebook', value: '1' });
+    const from = api.requests.length;
+    api.faults.script([{ status: 503 }, { status: 503 }, { status: 503 }], {
+      match: (request) => request.method === 'GET',
+    });
+    const report = await mgmt.pixels.createMany(rows(1));
+    expect(report.entries.map((entry) => entry.status)).toEqual(['existed']);
+    expect(sent(from)).toEqual([
+      'POST pixels 422',
+      'GET pixels?search=Bulk+0&search_by=name&per_page=100 503',
+      'GET pixels?search=Bulk+0&search_by=name&per_page=100 503',
+      'GET pixels?search=Bulk+0&search_by=name&per_page=100 503',
+      'GET pixels?search=Bulk+0&search_by=name&per_page=100 200',
+    ]);
+  });
+
   it('bad rows fail alone with InvalidParamsError before any request; a repeated name is refused too', async () => {
     const { mgmt, sent } = await live({ seed: false });
     const given = [
