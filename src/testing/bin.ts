@@ -3,13 +3,22 @@ import { readFileSync } from 'node:fs';
 import { describeSummary, describeText, serverInfo, summarize } from './adapters/banner.js';
 import { parseCli, USAGE } from './adapters/cli.js';
 import { listen } from './adapters/node.js';
+import {
+  readSeedFile,
+  type SeedDomain,
+  type SeedPixel,
+  type SeedPurchase,
+  SeedRecordError,
+  type SeedRecords,
+} from './seed-records.js';
 import { createReferenceServer } from './server.js';
 
 /**
- * The `content-platform-reference-server` command: parses the arguments, starts the server, prints its URL, keys,
- * purchase codes and settings (text with `export` lines, or one JSON line with `--json`), and serves until SIGINT or
- * SIGTERM, then prints a one-line summary (requests served, 429s). Exit codes: 0 after a signal, `--help` or
- * `--version`, 1 when it cannot listen (a port in use), 2 for a bad argument. Errors are one line.
+ * The `content-platform-reference-server` command: parses the arguments, reads the `--seed` files, starts the
+ * server, prints its URL, keys, purchase codes and settings (text with `export` lines, or one JSON line with
+ * `--json`), and serves until SIGINT or SIGTERM, then prints a one-line summary (requests served, 429s, injected
+ * failures and lost answers). Exit codes: 0 after a signal, `--help` or
+ * `--version`, 1 when it cannot listen (a port in use), 2 for a bad argument or seed file. Errors are one line.
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const cli = parseCli(argv);
@@ -28,9 +37,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
   let server: ReturnType<typeof createReferenceServer>;
   try {
+    const seed = cli.server.seed;
+    if (cli.seedFiles && typeof seed === 'object') seed.records = await readSeedFiles(cli.seedFiles);
     server = createReferenceServer(cli.server);
   } catch (error) {
-    console.error(`content-platform-reference-server: ${(error as Error).message}`);
+    console.error(`content-platform-reference-server: ${startFailure(error)}`);
     process.exitCode = 2;
     return;
   }
@@ -59,6 +70,31 @@ function packageVersion(): string {
     version: string;
   };
   return pkg.version;
+}
+
+/** The records of every seed file, in the order given; a file read twice is refused by its names and codes. */
+async function readSeedFiles(files: readonly string[]): Promise<SeedRecords> {
+  const pixels: SeedPixel[] = [];
+  const domains: SeedDomain[] = [];
+  const purchases: SeedPurchase[] = [];
+  for (const file of files) {
+    const records = await readSeedFile(file);
+    pixels.push(...(records.pixels ?? []));
+    domains.push(...(records.domains ?? []));
+    purchases.push(...(records.purchases ?? []));
+  }
+  return { pixels, domains, purchases };
+}
+
+/** Why the server could not be built: a seed record named by its flag, file, place and field; else the message. */
+function startFailure(error: unknown): string {
+  if (!(error instanceof SeedRecordError) || error.file === undefined) return (error as Error).message;
+  // `--seed 1e3` was meant as a number, most likely: say how the value was read.
+  const hint =
+    error.problem === 'no such file'
+      ? ' (a --seed of digits only is the fault seed; any other value, a seed file)'
+      : '';
+  return `--seed ${error.file}${error.at === undefined ? '' : `, ${error.at}`}: ${error.problem}${hint}`;
 }
 
 function listenFailure(error: unknown, host: string, port: number): string {

@@ -25,6 +25,18 @@ export type { FieldErrors } from './management/laravel-validation.js';
 export { ACCEPTED_PIXEL_TYPES, type StoredDomain, type StoredPixel } from './management/records.js';
 export { type DomainSeed, type PixelSeed, SEED_MANAGEMENT_KEYS } from './management/seed.js';
 export {
+  parseSeedFile,
+  readSeedFile,
+  type SeedDomain,
+  type SeedFileFormat,
+  type SeedFileOptions,
+  type SeedOrigin,
+  type SeedPixel,
+  type SeedPurchase,
+  SeedRecordError,
+  type SeedRecords,
+} from './seed-records.js';
+export {
   createReferenceServer,
   type RecordedRequest,
   type ReferenceServer,

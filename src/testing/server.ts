@@ -14,7 +14,10 @@ export interface ReferenceServerOptions {
   flavor?: Flavor;
   /** Catalog `status` / `msg` words: `'ar'` (default, the spec's) or `'en'` (the real server's English defaults). */
   locale?: Locale;
-  /** `true` (default) loads the seed, `false` starts empty (keys still valid), an object adds generated records. */
+  /**
+   * `true` (default) loads the seed, `false` starts empty (keys still valid), an object adds generated records and
+   * given ones (`records`, such as `await readSeedFile('rehearsal.ndjson')` returns) on top of it.
+   */
   seed?: boolean | SeedOptions;
   /** Management keys, one workspace each; the first two get the seeded records. */
   managementKeys?: readonly string[];

@@ -12,6 +12,15 @@ import {
   generatedPixels,
   type PixelSeed,
 } from './management/seed.js';
+import {
+  checkSeedRecords,
+  originOf,
+  placeOf,
+  type SeedOrigin,
+  SeedRecordError,
+  type SeedRecords,
+  storedPurchase,
+} from './seed-records.js';
 
 /** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
 export interface SeedOptions {
@@ -26,6 +35,15 @@ export interface SeedOptions {
    * match in any letter case, as on the real server, so one that differs from an earlier one only in case is skipped.
    */
   purchaseCodes?: readonly string[];
+  /**
+   * Records to add after the fixed seed and the generated ones, such as a seed file holds (`readSeedFile`):
+   * pixels and domains go to the first workspace, purchases to the first Catalog account, unless a record's `key`
+   * names another of the server's keys. Refused with a {@link SeedRecordError} naming the record and the field when a
+   * field breaks the API's rules, a key is not the server's, a name or code is taken (pixel names in a workspace,
+   * domain names across workspaces, codes in an account, each in any letter case), or an `item_id` is not an item of
+   * the account.
+   */
+  records?: SeedRecords;
 }
 
 /** What a store is built from. */
@@ -55,6 +73,7 @@ export class ReferenceStore {
 
   /** Builds the store and loads its seed. */
   constructor(config: StoreConfig) {
+    if (config.seed !== false && config.seed.records !== undefined) checkSeedRecords(config.seed.records);
     this.#config = config;
     this.#catalog = new CatalogData(config.catalogKeys);
     this.reset();
@@ -81,6 +100,7 @@ export class ReferenceStore {
       for (const p of BETA_PIXELS) this.addPixel(beta, p);
       for (const d of BETA_DOMAINS) this.addDomain(beta, d);
     }
+    if (seed.records) this.#addRecords(seed.records);
     this.#seeding = false;
   }
 
@@ -210,6 +230,106 @@ export class ReferenceStore {
    */
   addPurchase(purchase: StoredPurchase, key: string = this.#catalog.mainKey): void {
     this.#catalog.add(key, 'purchases', purchase);
+  }
+
+  // Adds `seed.records` (their fields checked already), refusing an unknown key, a taken name or code, or an item
+  // the account lacks. Names and codes are looked up in maps, so thousands of records load in one pass.
+  #addRecords(records: SeedRecords): void {
+    const { managementKeys, catalogKeys } = this.#config;
+    const fold = (name: string) => name.toLowerCase();
+    // What took a name first: a record of the seed itself, or an earlier record (named as the file names it).
+    const taken = (by: SeedOrigin | undefined, origin: SeedOrigin, place: string) =>
+      by === undefined
+        ? `is already seeded${place}`
+        : `is taken${place} by ${by.source === origin.source ? by.at : placeOf(by)}`;
+    const refuse = (origin: SeedOrigin, problem: string): never => {
+      throw new SeedRecordError(origin, problem);
+    };
+    const workspace = (origin: SeedOrigin, kind: string, key: string | undefined): string => {
+      if (key === undefined && managementKeys[0] === undefined)
+        refuse(origin, `${kind} has no workspace to go to: the server has no Management keys`);
+      const chosen = key ?? (managementKeys[0] as string);
+      if (!this.#pixels.has(chosen))
+        refuse(origin, `${kind} "key" is not one of the server's Management keys`);
+      return chosen;
+    };
+
+    // Pixel names are unique in a workspace, domain names across workspaces, in any letter case (as the API checks).
+    const pixelNames = new Map<string, Map<string, SeedOrigin | undefined>>();
+    (records.pixels ?? []).forEach((pixel, i) => {
+      const origin = originOf(pixel, `pixels[${i}]`);
+      const key = workspace(origin, 'pixel', pixel.key);
+      let names = pixelNames.get(key);
+      if (names === undefined) {
+        names = new Map(this.#list(this.#pixels, key).map((p) => [fold(p.name), undefined]));
+        pixelNames.set(key, names);
+      }
+      const name = fold(pixel.name);
+      if (names.has(name))
+        refuse(
+          origin,
+          `pixel name ${JSON.stringify(pixel.name)} ${taken(names.get(name), origin, ' in its workspace')} (pixel names are unique in a workspace, in any letter case)`,
+        );
+      names.set(name, origin);
+      this.addPixel(key, pixel);
+    });
+    const domainNames = new Map<string, SeedOrigin | undefined>(
+      records.domains?.length ? [...this.#domains.values()].flat().map((d) => [fold(d.name), undefined]) : [],
+    );
+    (records.domains ?? []).forEach((domain, i) => {
+      const origin = originOf(domain, `domains[${i}]`);
+      const key = workspace(origin, 'domain', domain.key);
+      const name = fold(domain.name);
+      if (domainNames.has(name))
+        refuse(
+          origin,
+          `domain name ${JSON.stringify(domain.name)} ${taken(domainNames.get(name), origin, '')} (domain names are unique across workspaces, in any letter case)`,
+        );
+      domainNames.set(name, origin);
+      this.addDomain(key, domain);
+    });
+
+    // Purchase codes are unique in an account in any letter case (the real column ignores case); the code itself
+    // stays out of the message: it is a secret.
+    const accounts = new Map<
+      string,
+      { items: Set<number>; codes: Map<string, SeedOrigin | undefined>; add: StoredPurchase[] }
+    >();
+    (records.purchases ?? []).forEach((purchase, i) => {
+      const origin = originOf(purchase, `purchases[${i}]`);
+      if (purchase.key === undefined && catalogKeys[0] === undefined)
+        refuse(origin, 'purchase has no account to go to: the server has no Catalog keys');
+      const key = purchase.key ?? (catalogKeys[0] as string);
+      if (!catalogKeys.includes(key))
+        refuse(origin, `purchase "key" is not one of the server's Catalog keys`);
+      let account = accounts.get(key);
+      if (account === undefined) {
+        const items = this.#catalog.itemIds(key);
+        account = {
+          items: new Set(items),
+          codes: new Map(this.#catalog.purchaseCodes(key).map((code) => [fold(code), undefined])),
+          add: [],
+        };
+        accounts.set(key, account);
+      }
+      const [first] = account.items;
+      if (first === undefined)
+        refuse(
+          origin,
+          "purchase has no item: its account has none (only the first Catalog key's account has items)",
+        );
+      if (purchase.item_id !== undefined && !account.items.has(purchase.item_id))
+        refuse(origin, `purchase "item_id" ${purchase.item_id} is not an item of its account`);
+      const code = fold(purchase.purchase_code);
+      if (account.codes.has(code))
+        refuse(
+          origin,
+          `purchase "purchase_code" ${taken(account.codes.get(code), origin, ' in its account')} (codes match in any letter case)`,
+        );
+      account.codes.set(code, origin);
+      account.add.push(storedPurchase(purchase, first as number));
+    });
+    for (const [key, account] of accounts) this.#catalog.append(key, account.add);
   }
 
   #list<T>(map: Map<string, T[]>, key: string): T[] {

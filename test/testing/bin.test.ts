@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient, ManagementClient } from '../../src/index.js';
 import {
   describeSummary,
@@ -12,7 +14,7 @@ import {
   summarize,
 } from '../../src/testing/adapters/banner.js';
 import { parseCli, USAGE } from '../../src/testing/adapters/cli.js';
-import { createReferenceServer } from '../../src/testing/index.js';
+import { createReferenceServer, SEED_PURCHASE_CODES } from '../../src/testing/index.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const READY = 'Ctrl+C stops it and prints a summary.\n';
@@ -21,6 +23,15 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
+
+// Seed files for `--seed FILE`, in a folder of this run.
+const seeds = mkdtempSync(join(tmpdir(), 'bin-seeds-'));
+afterAll(() => rmSync(seeds, { recursive: true, force: true }));
+function seedFile(name: string, text: string): string {
+  const path = join(seeds, name);
+  writeFileSync(path, text);
+  return path;
+}
 
 function bin(...args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/bin.ts', ...args], {
@@ -159,7 +170,13 @@ describe('content-platform-reference-server (bin)', () => {
       flavor: 'laravel',
       locale: 'ar',
       rateLimit: { limit: 7, windowMs: 60_000 },
-      faults: { latencyMs: [1, 3], failureRate: 0.1, failureStatuses: [500, 503], seed: 4 },
+      faults: {
+        latencyMs: [1, 3],
+        failureRate: 0.1,
+        failureStatuses: [500, 503],
+        loseResponseRate: 0,
+        seed: 4,
+      },
       management: {
         baseUrl: url,
         apiRoot: `${url}/api/v1`,
@@ -284,6 +301,90 @@ describe('content-platform-reference-server (bin)', () => {
     }
   }, 30_000);
 
+  it('--seed FILE (JSON and NDJSON, beside --seed N) adds their records: listed by the API, codes valid', async () => {
+    const json = seedFile(
+      'rehearsal.json',
+      JSON.stringify({
+        pixels: [{ name: 'Rehearsal Launch', type: 'facebook', value: '1234567890' }],
+        domains: [{ name: 'go.rehearsal.test' }],
+      }),
+    );
+    const codes = Array.from({ length: 1000 }, (_, i) => `REHEARSAL-${String(i).padStart(4, '0')}`);
+    const ndjson = seedFile(
+      'codes.ndjson',
+      `# a thousand codes\n${codes.map((code) => JSON.stringify({ kind: 'purchase', purchase_code: code })).join('\n')}\n`,
+    );
+    const run = bin(
+      '--port',
+      '0',
+      '--json',
+      '--seed',
+      json,
+      '--seed',
+      '6',
+      '--seed',
+      ndjson,
+      '--lose-rate',
+      '0.05',
+    );
+    const info = JSON.parse(await run.until((o) => o.endsWith('\n'))) as ServerInfo;
+    expect(info.faults).toEqual({
+      latencyMs: 0,
+      failureRate: 0,
+      failureStatuses: [500, 503],
+      loseResponseRate: 0.05,
+      seed: 6,
+    });
+    expect(info.purchaseCodes.valid).toHaveLength(4 + 1000);
+    expect(info.purchaseCodes.valid.slice(4)).toEqual(codes);
+    const mgmt = new ManagementClient({
+      baseUrl: info.url,
+      apiKey: info.management.keys[0],
+      logLevel: 'off',
+    });
+    const catalog = new CatalogClient({ siteUrl: info.url, apiKey: info.catalog.keys[0], logLevel: 'off' });
+    // Reads are retried over a lost answer; every record is there.
+    const [pixel] = await mgmt.pixels.list({ search: 'Rehearsal' }).toArray({ limit: 5 });
+    expect(pixel).toMatchObject({ id: 15, name: 'Rehearsal Launch', type: 'facebook', value: '1234567890' });
+    const [domain] = await mgmt.domains.list({ search: 'rehearsal' }).toArray({ limit: 5 });
+    expect(domain).toMatchObject({ id: 5, name: 'go.rehearsal.test' });
+    expect(await catalog.purchases.validate('REHEARSAL-0999')).toMatchObject({
+      item: { id: 101 },
+      license: 'regular',
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  }, 20_000);
+
+  it('a bad seed file is one line on stderr naming --seed, the file, the line and the field; exit 2', async () => {
+    const bad = seedFile(
+      'bad.ndjson',
+      '{"kind":"pixel","name":"Fine","type":"x","value":"1"}\n{"kind":"pixel","name":"Bad","type":"tiktok","value":"1"}\n',
+    );
+    const taken = seedFile('taken.json', '{"domains": [{"name": "ok.test"}, {"name": "links.EXAMPLE.com"}]}');
+    const missing = join(seeds, 'missing.json');
+    const cases = [
+      [
+        ['--seed', bad],
+        `--seed ${bad}, line 2: pixel "type" must be one of adroll, bing, facebook, google-ads, google-analytics, google-tag-manager, linkedin, pinterest, quora, x; got "tiktok"`,
+      ],
+      [
+        ['--seed', taken, '--json'],
+        `--seed ${taken}, domains[1]: domain name "links.EXAMPLE.com" is already seeded (domain names are unique across workspaces, in any letter case)`,
+      ],
+      [
+        ['--seed', missing],
+        `--seed ${missing}: no such file (a --seed of digits only is the fault seed; any other value, a seed file)`,
+      ],
+    ] as const;
+    const runs = cases.map(([args]) => bin('--port', '0', ...args));
+    const exits = await Promise.all(runs.map((run) => run.exit));
+    cases.forEach(([, message], i) => {
+      expect(exits[i]).toBe(2);
+      expect(runs[i]?.output()).toEqual({ out: '', err: `content-platform-reference-server: ${message}\n` });
+    });
+  }, 30_000);
+
   it('a bad argument is one line on stderr and exit code 2', async () => {
     for (const [args, message] of [
       [['--flavor', 'xml'], '--flavor must be laravel or spec'],
@@ -318,7 +419,9 @@ describe('parseCli', () => {
         '--rate-window=1000',
         '--latency=50-200',
         '--failure-rate=0.2',
+        '--lose-rate=0.05',
         '--seed=9',
+        '--seed=rehearsal.ndjson',
       ]),
     ).toEqual({
       kind: 'run',
@@ -331,8 +434,9 @@ describe('parseCli', () => {
         basePath: '/market',
         seed: { pixels: 3, domains: 4, items: 5, purchaseCodes: ['A', 'B'] },
         rateLimit: { limit: 60, windowMs: 1000 },
-        faults: { latencyMs: [50, 200], failureRate: 0.2, seed: 9 },
+        faults: { latencyMs: [50, 200], failureRate: 0.2, loseResponseRate: 0.05, seed: 9 },
       },
+      seedFiles: ['rehearsal.ndjson'],
     });
   });
 
@@ -414,6 +518,17 @@ describe('parseCli: every flag validated and bounded', () => {
     [['--seed', '-1'], expect.stringMatching(/^Option '--seed'/)],
     [['--failure-rate', '1e-1'], '--failure-rate must be between 0 and 1, got 1e-1'],
     [['--failure-rate', ''], '--failure-rate must be between 0 and 1, got ""'],
+    [['--lose-rate', '1.5'], '--lose-rate must be between 0 and 1, got 1.5'],
+    [['--lose-rate', '5%'], '--lose-rate must be between 0 and 1, got 5%'],
+    [
+      ['--failure-rate', '0.6', '--lose-rate', '0.5'],
+      '--failure-rate and --lose-rate are shares of the same requests: together at most 1, got 0.6 + 0.5',
+    ],
+    [['--seed', ''], '--seed must be a whole number (the fault seed) or a seed file, got ""'],
+    [
+      ['--seed', '99999999999999999999'],
+      '--seed must be a whole number from 0 to 4294967295, got 99999999999999999999',
+    ],
     [['--port', ''], '--port must be a whole number from 0 to 65535, got ""'],
     [
       ['--purchase-code', ''],
@@ -487,6 +602,34 @@ describe('parseCli: every flag validated and bounded', () => {
     ])
       expect(USAGE).toContain(bound);
   });
+
+  it('--seed is the fault seed when it is all digits, else a seed file; the last number wins, every file loads', () => {
+    expect(
+      parseCli(['--seed', 'a.json', '--seed', '4', '--seed', './2024', '--seed', '5', '--seed', '1e3']),
+    ).toEqual({
+      kind: 'run',
+      port: 4010,
+      host: '127.0.0.1',
+      json: false,
+      server: {
+        flavor: 'laravel',
+        locale: 'ar',
+        seed: { pixels: 0, domains: 0, items: 0, purchaseCodes: [] },
+        faults: { seed: 5 },
+      },
+      seedFiles: ['a.json', './2024', '1e3'],
+    });
+    expect(parseCli(['--seed', '0'])).not.toHaveProperty('seedFiles');
+    expect(parseCli(['--failure-rate', '0.7', '--lose-rate', '0.3'])).toMatchObject({
+      server: { faults: { failureRate: 0.7, loseResponseRate: 0.3 } },
+    });
+    expect(USAGE).toContain(
+      '  --lose-rate R         share of requests (0-1) processed (a create stored), then their\n',
+    );
+    expect(USAGE).toContain(
+      '  --seed FILE           add the pixels, domains and purchase codes of a seed file (JSON or\n',
+    );
+  });
 });
 
 describe('serverInfo', () => {
@@ -528,6 +671,30 @@ describe('describeText', () => {
     );
     server.faults.set({ latencyMs: [5, 9] });
     expect(text(server)).toContain('  Latency:        5-9 ms a request (seed 1)\n  Failures:       none\n');
+    server.faults.set({ failureRate: 0.1, loseResponseRate: 0.05, seed: 3 });
+    expect(text(server)).toContain(
+      '  Failures:       10% of requests answered 500 or 503, 5% processed, then the connection dropped unanswered (seed 3)\n',
+    );
+    server.faults.set({ loseResponseRate: 0.25 });
+    expect(text(server)).toContain(
+      '  Failures:       25% of requests processed, then the connection dropped unanswered (seed 1)\n',
+    );
+  });
+
+  it('writes out up to 10 valid purchase codes, then says how many there are', () => {
+    const seed = Object.values(SEED_PURCHASE_CODES).filter((c) => c !== SEED_PURCHASE_CODES.invalid);
+    const six = createReferenceServer({
+      seed: { purchaseCodes: ['A-1', 'A-2', 'A-3', 'A-4', 'A-5', 'A-6'] },
+    });
+    expect(text(six)).toContain(
+      `  Purchase codes: valid ${[...seed, 'A-1', 'A-2', 'A-3', 'A-4', 'A-5', 'A-6'].join(', ')}; invalid `,
+    );
+    const many = createReferenceServer({
+      seed: { purchaseCodes: ['A-1', 'A-2', 'A-3', 'A-4', 'A-5', 'A-6', 'A-7'] },
+    });
+    expect(text(many)).toContain(
+      `  Purchase codes: valid ${seed.join(', ')}, … (11 in all; --json lists every one); invalid 00000000-0000-4000-8000-000000000000\n`,
+    );
   });
 
   it('prints export lines a shell reads back unchanged, with the base path', () => {
@@ -584,13 +751,46 @@ describe('summarize', () => {
     server.faults.script([{ status: 503 }]);
     await get();
     const summary = summarize(server, 'SIGINT');
-    expect(summary).toEqual({ stopped: 'SIGINT', requests: 3, rateLimited: 1, injectedFailures: 1 });
+    expect(summary).toEqual({
+      stopped: 'SIGINT',
+      requests: 3,
+      rateLimited: 1,
+      injectedFailures: 1,
+      lostResponses: 0,
+    });
     expect(describeSummary(summary)).toBe(
       'Stopped (SIGINT): served 3 requests, 1 answered 429, 1 injected failure.',
     );
     server.reset();
     expect(describeSummary(summarize(server, 'SIGTERM'))).toBe(
       'Stopped (SIGTERM): served 0 requests, 0 answered 429.',
+    );
+  });
+
+  it('counts the answers lost, scripted or drawn', async () => {
+    const server = createReferenceServer({ faults: { loseResponseRate: 1 } });
+    const get = () =>
+      server.fetch('http://x.test/api/v1/pixels/1', {
+        headers: { authorization: `Bearer ${server.keys.management[0]}`, accept: 'application/json' },
+      });
+    await get().catch(() => undefined);
+    server.faults.set({});
+    server.faults.script(['lose-response']);
+    await get().catch(() => undefined);
+    await get();
+    const summary = summarize(server, 'SIGINT');
+    expect(summary).toEqual({
+      stopped: 'SIGINT',
+      requests: 3,
+      rateLimited: 0,
+      injectedFailures: 0,
+      lostResponses: 2,
+    });
+    expect(describeSummary(summary)).toBe(
+      'Stopped (SIGINT): served 3 requests, 0 answered 429, 2 answers lost.',
+    );
+    expect(describeSummary({ ...summary, injectedFailures: 1, lostResponses: 1 })).toBe(
+      'Stopped (SIGINT): served 3 requests, 0 answered 429, 1 injected failure, 1 answer lost.',
     );
   });
 });

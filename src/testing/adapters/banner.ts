@@ -25,11 +25,15 @@ export interface ServerInfo {
   locale: string;
   /** The per-key limit it enforces (`windowMs` in ms), or `false` for none. */
   rateLimit: { limit: number; windowMs: number } | false;
-  /** Standing faults: latency in ms (fixed or `[min, max]`), share of requests failed and with which statuses, seed. */
+  /**
+   * Standing faults: latency in ms (fixed or `[min, max]`), share of requests failed and with which statuses, share
+   * processed and then left unanswered (the connection dropped), seed.
+   */
   faults: {
     latencyMs: number | readonly [number, number];
     failureRate: number;
     failureStatuses: readonly number[];
+    loseResponseRate: number;
     seed: number;
   };
   /** The Management API: the `baseUrl` to give the SDK, the API root it calls, the accepted keys. */
@@ -45,7 +49,7 @@ export interface ServerInfo {
 /** The facts about a running server, for people (`describeText`) and scripts (`--json`). */
 export function serverInfo(server: ReferenceServer, at: ListeningAddress, version: string): ServerInfo {
   const site = `${at.url}${server.basePath}`;
-  const { latencyMs, failureRate, failureStatuses, seed } = server.faults.settings;
+  const { latencyMs, failureRate, failureStatuses, loseResponseRate, seed } = server.faults.settings;
   return {
     version,
     url: at.url,
@@ -53,7 +57,7 @@ export function serverInfo(server: ReferenceServer, at: ListeningAddress, versio
     flavor: server.flavor,
     locale: server.locale,
     rateLimit: server.rateLimit ? { ...server.rateLimit } : false,
-    faults: { latencyMs, failureRate, failureStatuses, seed },
+    faults: { latencyMs, failureRate, failureStatuses, loseResponseRate, seed },
     management: { baseUrl: site, apiRoot: `${site}/api/v1`, keys: [...server.keys.management] },
     catalog: { siteUrl: site, apiRoot: `${site}/api`, keys: [...server.keys.catalog] },
     purchaseCodes: {
@@ -87,7 +91,7 @@ export function describeText(info: ServerInfo): string[] {
   lines.push(
     `  Management API: ${info.management.apiRoot}   keys: ${info.management.keys.join(', ')}`,
     `  Catalog API:    ${info.catalog.apiRoot}      keys: ${info.catalog.keys.join(', ')}`,
-    `  Purchase codes: valid ${info.purchaseCodes.valid.join(', ')}; invalid ${info.purchaseCodes.invalid}`,
+    `  Purchase codes: valid ${validCodes(info.purchaseCodes.valid)}; invalid ${info.purchaseCodes.invalid}`,
     `  Rate limit:     ${
       limit
         ? `${plural(limit.limit, 'request')} per key every ${duration(limit.windowMs)}, then 429 with Retry-After`
@@ -100,11 +104,7 @@ export function describeText(info: ServerInfo): string[] {
           : `${faults.latencyMs} ms a request`
         : `${faults.latencyMs[0]}-${faults.latencyMs[1]} ms a request${seeded}`
     }`,
-    `  Failures:       ${
-      faults.failureRate === 0
-        ? 'none'
-        : `${percent(faults.failureRate)} of requests answered ${faults.failureStatuses.join(' or ')}${seeded}`
-    }`,
+    `  Failures:       ${failures(faults, seeded)}`,
     '',
     'Point the SDK and the examples at it (paste into a shell):',
     ...Object.entries(info.env).map(([name, value]) => `export ${name}=${shellWord(value)}`),
@@ -124,24 +124,47 @@ export interface ServedSummary {
   rateLimited: number;
   /** Requests answered with an injected failure (`--failure-rate`). */
   injectedFailures: number;
+  /** Requests processed and then left unanswered, their connection dropped (`--lose-rate`). */
+  lostResponses: number;
 }
 
 /** Counts the server's request log for the summary printed on exit. */
 export function summarize(server: ReferenceServer, signal: string): ServedSummary {
   let rateLimited = 0;
   let injectedFailures = 0;
+  let lostResponses = 0;
   for (const request of server.requests) {
     if (request.status === 429) rateLimited += 1;
     if (typeof request.fault === 'object') injectedFailures += 1;
+    if (request.fault === 'lose-response') lostResponses += 1;
   }
-  return { stopped: signal, requests: server.requests.length, rateLimited, injectedFailures };
+  return { stopped: signal, requests: server.requests.length, rateLimited, injectedFailures, lostResponses };
 }
 
-/** The summary as one line for people; injected failures are named only when there were some. */
+/** The summary as one line for people; injected failures and lost answers are named only when there were some. */
 export function describeSummary(summary: ServedSummary): string {
   const failures =
     summary.injectedFailures > 0 ? `, ${plural(summary.injectedFailures, 'injected failure')}` : '';
-  return `Stopped (${summary.stopped}): served ${plural(summary.requests, 'request')}, ${summary.rateLimited} answered 429${failures}.`;
+  const lost = summary.lostResponses > 0 ? `, ${plural(summary.lostResponses, 'answer')} lost` : '';
+  return `Stopped (${summary.stopped}): served ${plural(summary.requests, 'request')}, ${summary.rateLimited} answered 429${failures}${lost}.`;
+}
+
+/** The Failures line: the share answered with a status, and the share processed then left unanswered. */
+function failures(faults: ServerInfo['faults'], seeded: string): string {
+  const parts: string[] = [];
+  if (faults.failureRate > 0)
+    parts.push(`${percent(faults.failureRate)} of requests answered ${faults.failureStatuses.join(' or ')}`);
+  if (faults.loseResponseRate > 0)
+    parts.push(
+      `${percent(faults.loseResponseRate)}${parts.length > 0 ? '' : ' of requests'} processed, then the connection dropped unanswered`,
+    );
+  return parts.length === 0 ? 'none' : `${parts.join(', ')}${seeded}`;
+}
+
+/** At most 10 codes written out: a seed file of a thousand would make a line of 37 000 characters. */
+function validCodes(codes: readonly string[]): string {
+  if (codes.length <= 10) return codes.join(', ');
+  return `${codes.slice(0, 4).join(', ')}, … (${codes.length} in all; --json lists every one)`;
 }
 
 // As the SDK decides it: http:// to these never leaves the machine, so the SDK calls them without a flag.

@@ -36,7 +36,13 @@ export const USAGE = `Usage: content-platform-reference-server [options]
   --rate-window MS      the window of --rate-limit, in ms (1 to 86400000; default 60000)
   --latency MS|MIN-MAX  added latency per request, in ms (0 to 60000)
   --failure-rate R      share of requests (0-1) answered 500 or 503
-  --seed N              seed of latency ranges and failures (0 to 4294967295; default 1)
+  --lose-rate R         share of requests (0-1) processed (a create stored), then their
+                        connection dropped unanswered; with --failure-rate at most 1 in all
+  --seed N              seed of latency ranges, failures and lost answers (digits only,
+                        0 to 4294967295; default 1)
+  --seed FILE           add the pixels, domains and purchase codes of a seed file (JSON or
+                        NDJSON; repeatable); a value that is not all digits is a file
+                        (write ./2024 for a file named 2024)
   -v, --version         print the version
   -h, --help            this text
 SIGINT or SIGTERM stops it, printing how many requests it served and how many met a 429.`;
@@ -46,7 +52,15 @@ export type Cli =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'usage-error'; message: string }
-  | { kind: 'run'; port: number; host: string; json: boolean; server: ReferenceServerOptions };
+  | {
+      kind: 'run';
+      port: number;
+      host: string;
+      json: boolean;
+      server: ReferenceServerOptions;
+      /** The seed files given with `--seed FILE`, in order (absent when none): the bin reads them before it starts. */
+      seedFiles?: string[];
+    };
 
 /** Reads the bin's arguments; never throws (a bad argument is a `usage-error` with a one-line message). */
 export function parseCli(argv: readonly string[]): Cli {
@@ -85,7 +99,8 @@ function read(argv: readonly string[]) {
       'rate-window': text,
       latency: text,
       'failure-rate': text,
-      seed: text,
+      'lose-rate': text,
+      seed: { type: 'string', multiple: true },
       version: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -97,8 +112,23 @@ function options(v: ReturnType<typeof read>): Omit<Extract<Cli, { kind: 'run' }>
   if (v.locale !== 'ar' && v.locale !== 'en') throw new Error(`--locale must be ar or en`);
   const faults: FaultSettings = {};
   if (v.latency !== undefined) faults.latencyMs = latency(v.latency);
-  if (v['failure-rate'] !== undefined) faults.failureRate = rate(v['failure-rate']);
-  if (v.seed !== undefined) faults.seed = whole('--seed', v.seed, 0, BOUNDS.seed);
+  if (v['failure-rate'] !== undefined) faults.failureRate = rate('--failure-rate', v['failure-rate']);
+  if (v['lose-rate'] !== undefined) {
+    faults.loseResponseRate = rate('--lose-rate', v['lose-rate']);
+    const sum = (faults.failureRate ?? 0) + faults.loseResponseRate;
+    if (faults.loseResponseRate > 0 && sum > 1 + 1e-9)
+      throw new Error(
+        `--failure-rate and --lose-rate are shares of the same requests: together at most 1, got ${v['failure-rate']} + ${v['lose-rate']}`,
+      );
+  }
+  // `--seed` is the PRNG's seed when it is all digits, else a seed file (the last number wins, every file loads).
+  const seedFiles: string[] = [];
+  for (const value of v.seed ?? []) {
+    if (/^\d+$/.test(value)) faults.seed = whole('--seed', value, 0, BOUNDS.seed);
+    else if (value === '')
+      throw new Error('--seed must be a whole number (the fault seed) or a seed file, got ""');
+    else seedFiles.push(value);
+  }
   const server: ReferenceServerOptions = {
     flavor: v.flavor,
     locale: v.locale,
@@ -117,7 +147,7 @@ function options(v: ReturnType<typeof read>): Omit<Extract<Cli, { kind: 'run' }>
   } else if (v['rate-window'] !== undefined) throw new Error('--rate-window needs --rate-limit');
   if (v['base-path'] !== undefined) server.basePath = basePath(v['base-path']);
   const port = whole('--port', v.port, 0, 65_535);
-  return { port, host: host(v.host), json: v.json, server };
+  return { port, host: host(v.host), json: v.json, server, ...(seedFiles.length > 0 ? { seedFiles } : {}) };
 }
 
 /** A whole number from `min` to `max`, written in decimal digits (no sign, fraction, exponent or spaces). */
@@ -198,9 +228,9 @@ function shown(text: string): string {
   return cut === '' || /[\s"'\p{Cc}]/u.test(cut) ? JSON.stringify(cut) : cut;
 }
 
-function rate(text: string): number {
+function rate(flag: string, text: string): number {
   const r = Number(text);
   if (!/^(\d+\.?\d*|\.\d+)$/.test(text) || !(r >= 0 && r <= 1))
-    throw new Error(`--failure-rate must be between 0 and 1, got ${shown(text)}`);
+    throw new Error(`${flag} must be between 0 and 1, got ${shown(text)}`);
   return r;
 }

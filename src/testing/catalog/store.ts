@@ -86,6 +86,27 @@ export class CatalogData {
     return clone(this.#accounts.get(key)?.purchases ?? []);
   }
 
+  /** The ids of a key's items, in order (no copies of the items). */
+  itemIds(key: string): number[] {
+    return (this.#accounts.get(key)?.items ?? []).map((item) => item.id);
+  }
+
+  /** The purchase codes of a key's account, as stored (no copies of the purchases). */
+  purchaseCodes(key: string): string[] {
+    return (this.#accounts.get(key)?.purchases ?? []).map((p) => p.purchase_code);
+  }
+
+  /**
+   * Adds purchases to a key's account in one go, for a seed: the caller has checked the key, the items and that no
+   * code is there already in any letter case (one pass, where {@link CatalogData.add} looks through the account for
+   * each purchase).
+   */
+  append(key: string, purchases: readonly StoredPurchase[]): void {
+    const entry = this.#accounts.get(key);
+    if (!entry) throw new Error('reference server: unknown catalog key');
+    for (const purchase of purchases) entry.purchases.push(clone(purchase));
+  }
+
   /**
    * Refunds a purchase, its code given in any letter case: the code validates as invalid from now on, in every case,
    * as a marketplace answers for a refunded sale. Returns whether the key's account held it.

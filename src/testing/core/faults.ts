@@ -23,7 +23,16 @@ export interface FaultSettings {
   failureRate?: number;
   /** Statuses a failure draws from; default `[500, 503]`. */
   failureStatuses?: readonly number[];
-  /** Seed of the PRNG behind `failureRate` and latency ranges (default 1), so runs repeat exactly. */
+  /**
+   * Probability (0–1) that a request is processed (a record stored, updated or deleted, a GET read) and then its
+   * connection dropped with no answer, as the scripted `'lose-response'` does: a lost answer, where a client cannot
+   * tell whether its create was stored. It applies to every matching request, GETs and refused ones too, drawn from
+   * the same PRNG as `failureRate`; the two are shares of the same requests (a request failed with a status never
+   * reaches the store), so together they are at most 1: `{ failureRate: 0.1, loseResponseRate: 0.05 }` answers 10%
+   * with a 5xx and stores 5% without an answer.
+   */
+  loseResponseRate?: number;
+  /** Seed of the PRNG behind `failureRate`, `loseResponseRate` and latency ranges (default 1), so runs repeat exactly. */
   seed?: number;
   /** Only requests for which this returns true are affected (default: all). */
   match?: (request: Request) => boolean;
@@ -37,7 +46,9 @@ export interface ActiveFaultSettings {
   failureRate: number;
   /** Statuses a failure draws from. */
   failureStatuses: readonly number[];
-  /** Seed of the PRNG behind `failureRate` and latency ranges. */
+  /** Share of requests (0–1) processed, then their connection dropped unanswered; 0 when none. */
+  loseResponseRate: number;
+  /** Seed of the PRNG behind `failureRate`, `loseResponseRate` and latency ranges. */
   seed: number;
   /** Whether a `match` filter limits them to some requests. */
   filtered: boolean;
@@ -91,8 +102,23 @@ export class FaultController {
   #random = prng(DEFAULT_SEED);
   #script: { fault: ScriptedFault; match: ((request: Request) => boolean) | undefined }[] = [];
 
-  /** Replaces the standing faults (latency, failure rate) and reseeds the PRNG. */
+  /**
+   * Replaces the standing faults (latency, failure and lose-response rates) and reseeds the PRNG. Throws a
+   * `RangeError` for a `loseResponseRate` outside 0–1, or one that with `failureRate` makes more than 1.
+   */
   set(settings: FaultSettings): void {
+    const { failureRate = 0, loseResponseRate } = settings;
+    if (loseResponseRate !== undefined) {
+      if (!(loseResponseRate >= 0 && loseResponseRate <= 1))
+        throw new RangeError(
+          `reference server: loseResponseRate must be between 0 and 1, got ${loseResponseRate}`,
+        );
+      // A hair of slack: 0.7 + 0.3 is 1 to a person, whatever the floats make of it.
+      if (loseResponseRate > 0 && failureRate + loseResponseRate > 1 + 1e-9)
+        throw new RangeError(
+          `reference server: failureRate + loseResponseRate must be at most 1 (shares of the same requests), got ${failureRate} + ${loseResponseRate}`,
+        );
+    }
     this.#settings = { ...settings };
     this.#random = prng(settings.seed ?? DEFAULT_SEED);
   }
@@ -108,6 +134,7 @@ export class FaultController {
       latencyMs = 0,
       failureRate = 0,
       failureStatuses = DEFAULT_FAILURE_STATUSES,
+      loseResponseRate = 0,
       seed = DEFAULT_SEED,
       match,
     } = this.#settings;
@@ -115,6 +142,7 @@ export class FaultController {
       latencyMs,
       failureRate,
       failureStatuses: [...failureStatuses],
+      loseResponseRate,
       seed,
       filtered: match !== undefined,
     };
@@ -131,7 +159,11 @@ export class FaultController {
     return this.#script.length;
   }
 
-  /** Decides the fate of one request (consumes a scripted answer when one matches). */
+  /**
+   * Decides the fate of one request (consumes a scripted answer when one matches). One draw of the PRNG picks among
+   * a failure (below `failureRate`), a lost answer (the next `loseResponseRate`) and a normal answer; with no
+   * `loseResponseRate` the draws are the ones it made before that setting existed, so a seed repeats old runs.
+   */
   decide(request: Request): FaultDecision {
     const index = this.#script.findIndex((s) => s.match === undefined || s.match(request));
     const scripted = index >= 0 ? this.#script.splice(index, 1)[0]?.fault : undefined;
@@ -139,6 +171,7 @@ export class FaultController {
       latencyMs = 0,
       failureRate = 0,
       failureStatuses = DEFAULT_FAILURE_STATUSES,
+      loseResponseRate = 0,
       match,
     } = this.#settings;
     if (match && !match(request)) return { delayMs: 0, action: scripted ?? 'pass' };
@@ -147,9 +180,13 @@ export class FaultController {
         ? latencyMs
         : Math.round(latencyMs[0] + (latencyMs[1] - latencyMs[0]) * this.#random());
     if (scripted !== undefined) return { delayMs, action: scripted };
-    if (failureRate > 0 && this.#random() < failureRate) {
-      const status = failureStatuses[Math.floor(this.#random() * failureStatuses.length)] ?? 500;
-      return { delayMs, action: { status } };
+    if (failureRate > 0 || loseResponseRate > 0) {
+      const draw = this.#random();
+      if (draw < failureRate) {
+        const status = failureStatuses[Math.floor(this.#random() * failureStatuses.length)] ?? 500;
+        return { delayMs, action: { status } };
+      }
+      if (draw < failureRate + loseResponseRate) return { delayMs, action: 'lose-response' };
     }
     return { delayMs, action: 'pass' };
   }
