@@ -23,7 +23,10 @@ export async function observed<T>(
     name: trace.operation ?? 'request',
     api,
     method: trace.method,
-    url: trace.url,
+    // Built (redacted) only when read: an adapter that declines the operation never pays for it.
+    get url() {
+      return trace.url;
+    },
     first: walk?.first,
   });
   if (op === undefined) return send();
