@@ -1,5 +1,13 @@
-import { pool, settings, Tally } from './pool.js';
-import { checkRows, createOnce, type Named, type NamedRow, type RecordSet, rowsOf } from './records.js';
+import { pool, type Settings, settings, Tally } from './pool.js';
+import {
+  checkRows,
+  createOnce,
+  type Named,
+  type NamedRow,
+  nameKey,
+  type RecordSet,
+  rowsOf,
+} from './records.js';
 import type { BulkOptions, CreateManyEntry, CreateManyReport } from './types.js';
 
 /**
@@ -23,7 +31,19 @@ export async function createMany<T extends Named, Row extends NamedRow>(
   });
   const tally = new Tally(rows.length, config.onProgress);
   for (const error of refused) if (error) tally.finished(true);
-  const todo = entries.filter((entry) => entry.status === 'skipped').map((entry) => entry.index);
+  let todo = entries.filter((entry) => entry.status === 'skipped').map((entry) => entry.index);
+  // A run again (a resume) finds the rows done before in one listing instead of one refused create each.
+  const there = todo.length > 0 ? await index(set, todo.length, config) : undefined;
+  if (there) {
+    todo = todo.filter((index) => {
+      const row = rows[index] as Row;
+      const record = there.get(nameKey(row.name));
+      if (record === undefined) return true;
+      entries[index] = { status: 'existed', index, row, record };
+      tally.finished(false);
+      return false;
+    });
+  }
   await pool(todo.length, config.concurrency, config.signal, async (n) => {
     const index = todo[n] as number;
     const row = rows[index] as Row;
@@ -48,4 +68,46 @@ function report<T, Row>(entries: CreateManyEntry<T, Row>[], aborted: boolean): C
     skipped: count('skipped'),
     aborted,
   };
+}
+
+/**
+ * Every record by name, when listing them costs at most a quarter of the requests the rows would (a page of 100 holds
+ * 100 names; the first page says how many there are): `undefined` otherwise, or when the listing fails (each row is
+ * then found by its own create and look-up, as without it).
+ */
+async function index<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  rows: number,
+  config: Settings,
+): Promise<Map<string, T> | undefined> {
+  const byName = new Map<string, T>();
+  const most = Math.max(1, Math.floor(rows / 4));
+  try {
+    const walk = set.resource.list({ per_page: 100 }, { ...config.request, signal: config.signal });
+    let first = true;
+    for await (const page of pagesOf(walk)) {
+      if (first && Math.ceil(page.meta.total / 100) > most) return undefined;
+      first = false;
+      for (const record of page.data) byName.set(nameKey(record.name), record);
+    }
+    return byName;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pages of a list walk (a `PagePromise`), or its items as one page when it has no `pages()`. */
+async function* pagesOf<T>(
+  walk: AsyncIterable<T>,
+): AsyncGenerator<{ data: T[]; meta: { total: number } }, void, undefined> {
+  const paged = walk as AsyncIterable<T> & {
+    pages?: () => AsyncIterable<{ data: T[]; meta: { total: number } }>;
+  };
+  if (typeof paged.pages === 'function') {
+    yield* paged.pages();
+    return;
+  }
+  const data: T[] = [];
+  for await (const item of walk) data.push(item);
+  yield { data, meta: { total: data.length } };
 }

@@ -24,12 +24,15 @@ const SHOWN = 50;
 export async function sync<T extends Named, Row extends NamedRow>(
   set: RecordSet<T, Row>,
   given: readonly Row[],
-  options: SyncOptions = {},
+  options: SyncOptions<T> = {},
 ): Promise<SyncPlan<T, Row>> {
   const where = `${set.kind}.sync`;
   const desired = rowsOf(given, where, 'desired') as readonly Row[];
   if (typeof options !== 'object' || options === null)
     throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+  const { prune } = options;
+  if (prune !== undefined && typeof prune !== 'boolean' && typeof prune !== 'function')
+    throw new InvalidParamsError(`${where}: prune must be true, false or a function of a record.`, 'prune');
   const refused = checkRows(set, desired, where).find((error) => error !== undefined);
   if (refused) throw refused;
   const current = await listing(set, { ...options.request, signal: options.signal });
@@ -49,8 +52,8 @@ export async function sync<T extends Named, Row extends NamedRow>(
     if (changes === undefined) unchanged += 1;
     else updates.push({ before: record, changes });
   }
-  const deletes =
-    options.prune === true ? [...current.values()].filter((r) => !wanted.has(nameKey(r.name))) : [];
+  const pruned = (record: T) => prune === true || (typeof prune === 'function' && prune(record));
+  const deletes = prune ? [...current.values()].filter((r) => !wanted.has(nameKey(r.name)) && pruned(r)) : [];
   return new Plan(set, creates, updates, deletes, unchanged);
 }
 

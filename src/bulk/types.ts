@@ -78,10 +78,13 @@ export interface CreateManyReport<T, Row> {
   aborted: boolean;
 }
 
-/** Options of `sync`. */
-export interface SyncOptions {
-  /** Delete what exists and is not desired. Default `false`: a plan never deletes without it. */
-  prune?: boolean | undefined;
+/** Options of `sync`; `T` is the record (`Pixel`, `Domain`). */
+export interface SyncOptions<T = { id: number; name: string }> {
+  /**
+   * Delete what exists and is not desired: `true` for every such record, or a function choosing which (e.g. only
+   * this campaign's: `(pixel) => pixel.name.startsWith('Spring ')`). Default `false`: a plan never deletes without it.
+   */
+  prune?: boolean | ((record: T) => boolean) | undefined;
   /** Request options for the listing the plan is made from. */
   request?: Omit<RequestOptions, 'signal'> | undefined;
   /** Stops the listing. */

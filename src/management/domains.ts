@@ -132,7 +132,7 @@ export class Domains {
    */
   sync(
     desired: readonly DomainCreateParams[],
-    options?: SyncOptions,
+    options?: SyncOptions<Domain>,
   ): Promise<SyncPlan<Domain, DomainCreateParams>> {
     return bulkJobs().then((jobs) => jobs.sync(this.#set, desired, options));
   }

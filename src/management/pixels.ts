@@ -132,7 +132,7 @@ export class Pixels {
    */
   sync(
     desired: readonly PixelCreateParams[],
-    options?: SyncOptions,
+    options?: SyncOptions<Pixel>,
   ): Promise<SyncPlan<Pixel, PixelCreateParams>> {
     return bulkJobs().then((jobs) => jobs.sync(this.#set, desired, options));
   }

@@ -57,7 +57,8 @@ const stored = (api: ReferenceServer, prefix: string) => {
 describe('createMany', () => {
   it('a create whose answer was lost is found by its name, not sent again: existed, then the others created', async () => {
     const { api, mgmt, sent } = await live({ seed: false });
-    api.faults.script(['lose-response']);
+    const creates = { match: (request: Request) => request.method === 'POST' };
+    api.faults.script(['lose-response'], creates);
     const report = await mgmt.pixels.createMany(rows(3), { concurrency: 1 });
     expect(report.entries.map((entry) => entry.status)).toEqual(['existed', 'created', 'created']);
     expect(report).toMatchObject({ created: 2, existed: 1, failed: 0, skipped: 0, aborted: false });
@@ -67,6 +68,8 @@ describe('createMany', () => {
       record: { name: 'Bulk 0', value: '1000' },
     });
     expect(sent()).toEqual([
+      // The names already there, in one listing (cheaper than a refused create per row done before).
+      'GET pixels?per_page=100 200',
       'POST pixels lose-response',
       'GET pixels?search=Bulk+0&search_by=name&per_page=100 200',
       'POST pixels 201',
@@ -75,21 +78,20 @@ describe('createMany', () => {
     expect(stored(api, 'Bulk')).toEqual({ 'Bulk 0': 1, 'Bulk 1': 1, 'Bulk 2': 1 });
   });
 
-  it('a 5xx that stored nothing is tried again after a look-up; a name already there is existed', async () => {
+  it('a 5xx that stored nothing is tried again after a look-up; a name already there is existed, unsent', async () => {
     const { api, mgmt, sent } = await live({ seed: false });
     await mgmt.pixels.create({ name: 'bulk 1', type: 'facebook', value: '9' });
     const from = api.requests.length;
-    api.faults.script([{ status: 503 }]);
+    api.faults.script([{ status: 503 }], { match: (request) => request.method === 'POST' });
     const report = await mgmt.pixels.createMany(rows(2), { concurrency: 1 });
     expect(report.entries.map((entry) => entry.status)).toEqual(['created', 'existed']);
     // The existing record is reported as the server has it (its name in its own case).
     expect(report.entries[1]).toMatchObject({ record: { name: 'bulk 1', value: '9' } });
     expect(sent(from)).toEqual([
+      'GET pixels?per_page=100 200',
       'POST pixels 503',
       'GET pixels?search=Bulk+0&search_by=name&per_page=100 200',
       'POST pixels 201',
-      'POST pixels 422',
-      'GET pixels?search=Bulk+1&search_by=name&per_page=100 200',
     ]);
   });
 
@@ -97,12 +99,17 @@ describe('createMany', () => {
     const { api, mgmt, sent } = await live({ seed: false });
     await mgmt.pixels.create({ name: 'Bulk 0', type: 'facebook', value: '1' });
     const from = api.requests.length;
-    api.faults.script([{ status: 503 }, { status: 503 }, { status: 503 }], {
-      match: (request) => request.method === 'GET',
-    });
+    // The listing of names fails too: each row is then found by its own create (422) and look-up.
+    api.faults.script(
+      Array.from({ length: 6 }, () => ({ status: 503 })),
+      { match: (request) => request.method === 'GET' },
+    );
     const report = await mgmt.pixels.createMany(rows(1));
     expect(report.entries.map((entry) => entry.status)).toEqual(['existed']);
     expect(sent(from)).toEqual([
+      'GET pixels?per_page=100 503',
+      'GET pixels?per_page=100 503',
+      'GET pixels?per_page=100 503',
       'POST pixels 422',
       'GET pixels?search=Bulk+0&search_by=name&per_page=100 503',
       'GET pixels?search=Bulk+0&search_by=name&per_page=100 503',
@@ -127,7 +134,7 @@ describe('createMany', () => {
       'pixels.createMany: row 2 has the name of row 0 ("GOOD"); names are unique.',
     );
     expect(errors[3]).toBeInstanceOf(InvalidParamsError);
-    expect(sent()).toEqual(['POST pixels 201']);
+    expect(sent()).toEqual(['GET pixels?per_page=100 200', 'POST pixels 201']);
   });
 
   it('reports progress from 0 to every row, failures counted', async () => {
@@ -231,6 +238,16 @@ describe('sync', () => {
     const now = api.store.pixels(KEY).map((p) => ({ name: p.name, type: p.type, value: p.value }));
     expect(now.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
       [...desired].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+  });
+
+  it('prune as a function deletes only the records it chooses', async () => {
+    const { mgmt } = await live({ seed: false });
+    await mgmt.pixels.createMany([...rows(2, 'Spring'), ...rows(2, 'Other')]);
+    const plan = await mgmt.pixels.sync([], { prune: (pixel) => pixel.name.startsWith('Spring') });
+    expect(plan.deletes.map((pixel) => pixel.name).sort()).toEqual(['Spring 0', 'Spring 1']);
+    await expect(mgmt.pixels.sync([], { prune: 'yes' as never })).rejects.toThrow(
+      'pixels.sync: prune must be true, false or a function of a record.',
     );
   });
 

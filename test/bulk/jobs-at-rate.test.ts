@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  CatalogClient,
-  ManagementClient,
-  type PixelCreateParams,
-  RateLimitError,
-} from '../../src/index.js';
+import { CatalogClient, ManagementClient, type PixelCreateParams, RateLimitError } from '../../src/index.js';
 import {
   createReferenceServer,
   listen,
@@ -80,7 +75,9 @@ describe('bulk jobs at 10 requests a second', () => {
       ...rows(20, 'Made'),
     ];
     const plan = await mgmt.pixels.sync(desired, { prune: true });
-    expect([plan.creates.length, plan.updates.length, plan.deletes.length, plan.unchanged]).toEqual([20, 10, 20, 10]);
+    expect([plan.creates.length, plan.updates.length, plan.deletes.length, plan.unchanged]).toEqual([
+      20, 10, 20, 10,
+    ]);
     // Someone edits one record the plan updates, after the plan was made.
     const edited = plan.updates[0]?.before;
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -98,11 +95,17 @@ describe('bulk jobs at 10 requests a second', () => {
   }, 120_000);
 
   it('validateMany of 150 codes: every code answered as the server answers it, 0 RateLimitError', async () => {
-    const extra = Array.from({ length: 100 }, (_, i) => `b0000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const extra = Array.from(
+      { length: 100 },
+      (_, i) => `b0000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
     const api = createReferenceServer({ rateLimit: TEN_A_SECOND, seed: { purchaseCodes: extra } });
     const url = await live(api);
     const catalog = new CatalogClient({ siteUrl: url, apiKey: SEED_CATALOG_KEYS[0], logLevel: 'off' });
-    const invalid = Array.from({ length: 50 }, (_, i) => `dead0000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const invalid = Array.from(
+      { length: 50 },
+      (_, i) => `dead0000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
     const codes = [...extra, ...invalid].sort();
     const report = await catalog.purchases.validateMany(codes, { concurrency: 8 });
     expect(report).toMatchObject({ valid: 100, invalid: 50, failed: 0, skipped: 0 });
