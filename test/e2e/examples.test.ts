@@ -139,6 +139,69 @@ describe('examples', () => {
     expect(stdout).toContain('4 attempts recorded; Catalog key in a recorded URL: no');
   }, 60_000);
 
+  it('examples/bulk-import.ts: through a 503, a lost answer and a stop, every row once; run again, it finishes', async () => {
+    const { stdout } = await example('bulk-import');
+    const lines = stdout.replace(/127\.0\.0\.1:\d+/g, 'HOST').split('\n');
+    expect(lines[0]).toBe('Bulk import on the reference server at http://HOST');
+    const at = lines.indexOf('run 1, stopped after 8 rows:');
+    expect(lines.slice(at, at + 16).map((line) => line.replace(/#\d+/, '#ID'))).toEqual([
+      'run 1, stopped after 8 rows:',
+      '  progress: 0 1 2 3 4 5 6 7 8 of 12 done, 1 failed',
+      '  the first two rows on the wire:',
+      '    POST /api/v1/pixels → 503',
+      '    GET /api/v1/pixels?search=Launch+FB&search_by=name&per_page=100 → 200',
+      '    POST /api/v1/pixels → lose-response',
+      '    GET /api/v1/pixels?search=Launch+FB&search_by=name&per_page=100 → 200',
+      '    POST /api/v1/pixels → 503',
+      '    GET /api/v1/pixels?search=Launch+GA&search_by=name&per_page=100 → 200',
+      '    POST /api/v1/pixels → 201',
+      '  line 2 (Launch FB): existed, #ID (stored by the try whose answer was lost)',
+      '  line 7 (Launch Bing): failed, pixels.createMany: row 5: type must be one of adroll, bing, facebook, google-ads, google-analytics, google-tag-manager, linkedin, pinterest, quora, x; got "bnig".',
+      '  6 created, 1 existed, 1 failed, 4 skipped (stopped)',
+      '',
+      'run 2, the typo fixed, the same rows:',
+      '  5 created, 7 existed, 0 failed, 0 skipped',
+    ]);
+    expect(stdout).toContain('on the server: 12 "Launch" pixels, each once\nexit code: 0\n');
+  }, 60_000);
+
+  it('examples/sync.ts prints the plan, refuses the edited domain as a conflict, and converges on a new plan', async () => {
+    const { stdout } = await example('sync');
+    const lines = stdout
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .replace(/\(#\d+\)/g, '(#ID)')
+      .split('\n');
+    expect(lines).toEqual([
+      'Sync on the reference server at http://HOST',
+      '',
+      'the account has: go.example.org, links.example.com, short.example.net',
+      '',
+      'Plan for domains: 1 to create, 2 to update, 1 to delete, 0 unchanged.',
+      '  + create  shop.example.com  (index_page: "https://shop.example.com")',
+      '  ~ update  links.example.com (#ID)  not_found_page: "https://example.com/404" → "https://example.com/missing"',
+      '  ~ update  go.example.org (#ID)  index_page: "https://example.org" → "https://example.org/start"',
+      '  - delete  short.example.net (#ID)',
+      '',
+      'meanwhile, a colleague sets the 404 page of go.example.org',
+      'writes sent: POST 503, POST 201, PUT 200, DELETE lose-response, DELETE 404',
+      'applied: 1 created, 1 updated, 1 deleted, 1 conflicts, 0 failed',
+      '  create shop.example.com: created',
+      '  update links.example.com: updated',
+      '  update go.example.org: conflict (changed since the plan: its 404 page is now https://example.org/oops)',
+      '  delete short.example.net: deleted',
+      '',
+      'run again: a new plan, from what is there now',
+      'Plan for domains: 0 to create, 1 to update, 0 to delete, 2 unchanged.',
+      '  ~ update  go.example.org (#ID)  index_page: "https://example.org" → "https://example.org/start"',
+      'applied: 0 created, 1 updated, 0 deleted, 0 conflicts, 0 failed',
+      '  update go.example.org: updated',
+      '',
+      'and once more: Plan for domains: 0 to create, 0 to update, 0 to delete, 3 unchanged.',
+      "go.example.org keeps the colleague's 404 page (its row gives none): https://example.org/oops",
+      '',
+    ]);
+  }, 60_000);
+
   it('examples/wrapper.ts: keys checked at start, a create cut mid-flight made once, errors a caller can act on', async () => {
     const { stdout } = await example('wrapper');
     // verifyCredentials: one cheap request per API, through the wrapper's own ky instance and hooks.
