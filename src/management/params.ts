@@ -61,7 +61,11 @@ export interface DomainListParams {
 }
 
 /** Checks pixels.create's fields. */
-export const PixelCreateParamsSchema = z.strictObject({ name: nonEmpty, type: pixelType, value: nonEmpty });
+// A pixel's name: the real servers refuse one over 32 characters (REAL-SERVERS.md), so it fails here, before sending.
+const pixelName = z
+  .string(text)
+  .check(z.minLength(1, text), z.maxLength(32, { error: 'at most 32 characters' }));
+export const PixelCreateParamsSchema = z.strictObject({ name: pixelName, type: pixelType, value: nonEmpty });
 /** A new pixel: `name`, `type` and `value`, all required. */
 export interface PixelCreateParams {
   /** The pixel's name: a non-empty string, up to 32 characters, unique per user. */

@@ -262,6 +262,11 @@ describe('Pixels.create', () => {
       'type',
       'type must be one of adroll, bing, facebook, google-ads, google-analytics, google-tag-manager, linkedin, pinterest, quora, x; got "tiktok".',
     ],
+    [
+      { name: 'x'.repeat(33), type: 'facebook', value: '1' },
+      'name',
+      `pixels.create: name must be at most 32 characters; got "${'x'.repeat(33)}".`,
+    ],
     [{ name: 'FB', type: 'facebook' }, 'value', 'pixels.create: value is required'],
     [{ name: 'FB', type: 'facebook', value: 123 }, 'value', 'value must be a non-empty string; got 123.'],
     [
