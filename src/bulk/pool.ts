@@ -7,6 +7,7 @@ import {
   isContentPlatformError,
   RateLimitError,
 } from '../core/errors/index.js';
+import type { RequestOptions } from '../core/transport/index.js';
 import type { BulkOptions, OnProgress, Progress } from './types.js';
 
 /** The bulk options checked, with their defaults. */
@@ -141,4 +142,26 @@ export function asSdkError(error: unknown, where: string): ContentPlatformError 
   return new ContentPlatformError(`${where}: ${(error as Error)?.message ?? String(error)}`, {
     cause: error,
   });
+}
+
+/**
+ * `send` tried through transient failures (`attempts`, with a backoff), for a request that may be sent again (an
+ * update, a delete, a validation): its value, or the error it ended with.
+ */
+export async function tried<V>(
+  config: Settings,
+  where: string,
+  send: (request: RequestOptions) => PromiseLike<V>,
+): Promise<{ value: V } | { error: ContentPlatformError }> {
+  let last: ContentPlatformError | undefined;
+  for (let attempt = 1; attempt <= config.attempts; attempt += 1) {
+    if (attempt > 1) await pause(backoff(attempt), config.signal);
+    try {
+      return { value: await send({ ...config.request, signal: config.signal }) };
+    } catch (error) {
+      last = asSdkError(error, where);
+      if (!transient(error) || config.signal?.aborted) break;
+    }
+  }
+  return { error: last as ContentPlatformError };
 }

@@ -1,6 +1,6 @@
-import { type ContentPlatformError, InvalidParamsError } from '../core/errors/index.js';
+import { InvalidParamsError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { asSdkError, backoff, pause, pool, type Settings, settings, Tally, transient } from './pool.js';
+import { pool, type Settings, settings, Tally, tried } from './pool.js';
 import {
   checkRows,
   createOnce,
@@ -222,25 +222,6 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
 
 function requestOf(config: Settings): RequestOptions {
   return { ...config.request, signal: config.signal };
-}
-
-/** `send` tried through transient failures (`attempts`, with a backoff): an update or a delete may be sent again. */
-async function tried<V>(
-  config: Settings,
-  where: string,
-  send: (request: RequestOptions) => PromiseLike<V>,
-): Promise<{ value: V } | { error: ContentPlatformError }> {
-  let last: ContentPlatformError | undefined;
-  for (let attempt = 1; attempt <= config.attempts; attempt += 1) {
-    if (attempt > 1) await pause(backoff(attempt), config.signal);
-    try {
-      return { value: await send(requestOf(config)) };
-    } catch (error) {
-      last = asSdkError(error, where);
-      if (!transient(error) || config.signal?.aborted) break;
-    }
-  }
-  return { error: last as ContentPlatformError };
 }
 
 function applied<T>(entries: ApplyEntry<T>[], aborted: boolean): ApplyReport<T> {

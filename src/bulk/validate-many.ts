@@ -1,6 +1,6 @@
-import { type ContentPlatformError, InvalidPurchaseCodeError } from '../core/errors/index.js';
+import { InvalidPurchaseCodeError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { asSdkError, backoff, pause, pool, settings, Tally, transient } from './pool.js';
+import { pool, settings, Tally, tried } from './pool.js';
 import { rowsOf } from './records.js';
 import type { BulkOptions, ValidateManyEntry, ValidateManyReport } from './types.js';
 
@@ -24,26 +24,12 @@ export async function validateMany<P>(
   const tally = new Tally(codes.length, config.onProgress);
   await pool(codes.length, config.concurrency, config.signal, async (index) => {
     const code = codes[index] as string;
-    let last: ContentPlatformError | undefined;
-    for (let attempt = 1; attempt <= config.attempts; attempt += 1) {
-      if (attempt > 1) await pause(backoff(attempt), config.signal);
-      try {
-        const purchase = await validate(code, { ...config.request, signal: config.signal });
-        entries[index] = { status: 'valid', index, code, purchase };
-        tally.finished(false);
-        return;
-      } catch (error) {
-        last = asSdkError(error, where);
-        if (error instanceof InvalidPurchaseCodeError) {
-          entries[index] = { status: 'invalid', index, code, error: last };
-          tally.finished(false);
-          return;
-        }
-        if (!transient(error) || config.signal?.aborted) break;
-      }
-    }
-    entries[index] = { status: 'failed', index, code, error: last as ContentPlatformError };
-    tally.finished(true);
+    const done = await tried(config, where, (request) => validate(code, request));
+    if ('value' in done) entries[index] = { status: 'valid', index, code, purchase: done.value };
+    else if (done.error instanceof InvalidPurchaseCodeError)
+      entries[index] = { status: 'invalid', index, code, error: done.error };
+    else entries[index] = { status: 'failed', index, code, error: done.error };
+    tally.finished(entries[index]?.status === 'failed');
   });
   const count = (status: ValidateManyEntry<P>['status']) => entries.filter((e) => e.status === status).length;
   const errors: Record<string, number> = {};
