@@ -60,11 +60,10 @@ export interface DomainListParams {
   page?: number | undefined;
 }
 
-/** Checks pixels.create's fields. */
 // A pixel's name: the real servers refuse one over 32 characters (REAL-SERVERS.md), so it fails here, before sending.
-const pixelName = z
-  .string(text)
-  .check(z.minLength(1, text), z.maxLength(32, { error: 'at most 32 characters' }));
+const name32 = { error: 'a non-empty string of at most 32 characters' };
+const pixelName = z.string(name32).check(z.minLength(1, name32), z.maxLength(32, name32));
+/** Checks pixels.create's fields. */
 export const PixelCreateParamsSchema = z.strictObject({ name: pixelName, type: pixelType, value: nonEmpty });
 /** A new pixel: `name`, `type` and `value`, all required. */
 export interface PixelCreateParams {

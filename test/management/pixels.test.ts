@@ -250,11 +250,15 @@ describe('Pixels.create', () => {
   });
 
   it.each([
-    [{ type: 'facebook', value: '1' }, 'name', 'pixels.create: name is required: a non-empty string.'],
+    [
+      { type: 'facebook', value: '1' },
+      'name',
+      'pixels.create: name is required: a non-empty string of at most 32 characters.',
+    ],
     [
       { name: '', type: 'facebook', value: '1' },
       'name',
-      'pixels.create: name must be a non-empty string; got "".',
+      'pixels.create: name must be a non-empty string of at most 32 characters; got "".',
     ],
     [{ name: 'FB', value: '1' }, 'type', 'pixels.create: type is required: one of adroll, bing, facebook,'],
     [
@@ -265,7 +269,7 @@ describe('Pixels.create', () => {
     [
       { name: 'x'.repeat(33), type: 'facebook', value: '1' },
       'name',
-      `pixels.create: name must be at most 32 characters; got "${'x'.repeat(33)}".`,
+      `pixels.create: name must be a non-empty string of at most 32 characters; got "${'x'.repeat(33)}".`,
     ],
     [{ name: 'FB', type: 'facebook' }, 'value', 'pixels.create: value is required'],
     [{ name: 'FB', type: 'facebook', value: 123 }, 'value', 'value must be a non-empty string; got 123.'],
