@@ -136,8 +136,9 @@ export class HttpClient {
     if (call.within) trace.op = call.within;
     // With telemetry the call is an operation: that code is loaded the first time a client has it.
     else if (telemetry) {
-      observing ??= import('./observed.js');
-      const { observed } = await observing;
+      // Once loaded, called at once: no await per call.
+      observing ??= import('./observed.js').then((loaded) => loaded.observed);
+      observed ??= await observing;
       return observed(telemetry, trace, this.#api.name, call.walk, this.#client.throttle, send);
     }
     return send();
@@ -293,7 +294,8 @@ function turnOf(options: object): Trace | undefined {
   return trace?.ownRetryHook ? undefined : trace;
 }
 
-let observing: Promise<typeof import('./observed.js')> | undefined;
+let observing: Promise<typeof import('./observed.js').observed> | undefined;
+let observed: typeof import('./observed.js').observed | undefined;
 
 // A turn's lease in a fleet store outlives the attempt's timeout by this much (a dead process's turns come back).
 const LEASE_MARGIN_MS = 1_000;
