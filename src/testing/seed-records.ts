@@ -192,8 +192,7 @@ export function checkSeedRecords(records: SeedRecords): void {
  * optional). NDJSON: one record a line, each with `"kind": "pixel" | "domain" | "purchase"` beside its fields; blank
  * lines and lines starting with `#` are skipped. Every record is checked (see {@link checkSeedRecords}); a bad one is
  * a {@link SeedRecordError} naming its line (NDJSON) or index (JSON) and the field. Returns all three arrays.
- *
- * @param name The file's name, for the format (by extension) and for messages.
+ * `options.name`: the file's name, for the format (by its extension) and for messages.
  *
  * @example
  * const records = parseSeedFile('{"kind":"purchase","purchase_code":"REHEARSAL-1"}\n', { format: 'ndjson' });
