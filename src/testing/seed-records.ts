@@ -190,7 +190,7 @@ export function checkSeedRecords(records: SeedRecords): void {
 /**
  * Parses the text of a seed file. JSON: `{ "pixels": [...], "domains": [...], "purchases": [...] }` (each array
  * optional). NDJSON: one record a line, each with `"kind": "pixel" | "domain" | "purchase"` beside its fields; blank
- * lines and lines starting with `#` are skipped. Every record is checked (see {@link checkSeedRecords}); a bad one is
+ * lines and lines starting with `#` are skipped. Every record is checked as `seed.records` are; a bad one is
  * a {@link SeedRecordError} naming its line (NDJSON) or index (JSON) and the field. Returns all three arrays.
  * `options.name`: the file's name, for the format (by its extension) and for messages.
  *
