@@ -2,6 +2,7 @@ import { pool, type Settings, settings, Tally } from './pool.js';
 import {
   checkRows,
   createOnce,
+  differences,
   type Named,
   type NamedRow,
   nameKey,
@@ -39,7 +40,7 @@ export async function createMany<T extends Named, Row extends NamedRow>(
       const row = rows[index] as Row;
       const record = there.get(nameKey(row.name));
       if (record === undefined) return true;
-      entries[index] = { status: 'existed', index, row, record };
+      entries[index] = { status: 'existed', index, row, record, changes: differences(set, row, record) };
       tally.finished(false);
       return false;
     });
@@ -51,7 +52,15 @@ export async function createMany<T extends Named, Row extends NamedRow>(
     entries[index] =
       done.status === 'failed'
         ? { status: 'failed', index, row, error: done.error }
-        : { status: done.status, index, row, record: done.record };
+        : done.status === 'created'
+          ? { status: 'created', index, row, record: done.record }
+          : {
+              status: 'existed',
+              index,
+              row,
+              record: done.record,
+              changes: differences(set, row, done.record),
+            };
     tally.finished(done.status === 'failed');
   });
   return report(entries, config.signal?.aborted === true);

@@ -156,3 +156,22 @@ export function rowsOf(rows: unknown, where: string, what: string): readonly unk
     what,
   );
 }
+
+/** The fields of `row` that differ from `record` (only those the row gives), or `undefined` when none does. */
+export function differences<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  row: Row,
+  record: T,
+): Partial<Row> | undefined {
+  const changes: Partial<Row> = {};
+  let any = false;
+  for (const field of set.fields) {
+    const want = row[field];
+    if (want === undefined) continue;
+    if (want !== (record as unknown as Row)[field]) {
+      changes[field] = want;
+      any = true;
+    }
+  }
+  return any ? changes : undefined;
+}

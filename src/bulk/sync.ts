@@ -4,6 +4,7 @@ import { pool, type Settings, settings, Tally, tried } from './pool.js';
 import {
   checkRows,
   createOnce,
+  differences,
   type Named,
   type NamedRow,
   nameKey,
@@ -66,25 +67,6 @@ async function listing<T extends Named, Row extends NamedRow>(
   for await (const record of set.resource.list({ per_page: 100 }, request))
     byName.set(nameKey(record.name), record);
   return byName;
-}
-
-/** The fields of `row` that differ from `record` (only those the row gives), or `undefined` when none does. */
-function differences<T extends Named, Row extends NamedRow>(
-  set: RecordSet<T, Row>,
-  row: Row,
-  record: T,
-): Partial<Row> | undefined {
-  const changes: Partial<Row> = {};
-  let any = false;
-  for (const field of set.fields) {
-    const want = row[field];
-    if (want === undefined) continue;
-    if (want !== (record as unknown as Row)[field]) {
-      changes[field] = want;
-      any = true;
-    }
-  }
-  return any ? changes : undefined;
 }
 
 /** Whether a record is as the plan saw it: every field the same (`updated_at` included, where the server sends it). */

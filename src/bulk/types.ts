@@ -51,6 +51,11 @@ export type CreateManyEntry<T, Row> =
       index: number;
       row: Row;
       record: T;
+      /**
+       * The row's fields that differ from the stored record (a row whose name was taken by another record, say);
+       * `undefined` when the record is as the row asks. `sync` updates them.
+       */
+      changes?: Partial<Row> | undefined;
     }
   | {
       /** The row failed: a bad row (`InvalidParamsError`, before any request), a refusal, or tries spent. */

@@ -67,6 +67,7 @@ describe('createMany', () => {
       row: rows(3)[0],
       record: { name: 'Bulk 0', value: '1000' },
     });
+    expect(report.entries[0]).toHaveProperty('changes', undefined); // stored as the row asks
     expect(sent()).toEqual([
       // The names already there, in one listing (cheaper than a refused create per row done before).
       'GET pixels?per_page=100 200',
@@ -85,8 +86,11 @@ describe('createMany', () => {
     api.faults.script([{ status: 503 }], { match: (request) => request.method === 'POST' });
     const report = await mgmt.pixels.createMany(rows(2), { concurrency: 1 });
     expect(report.entries.map((entry) => entry.status)).toEqual(['created', 'existed']);
-    // The existing record is reported as the server has it (its name in its own case).
-    expect(report.entries[1]).toMatchObject({ record: { name: 'bulk 1', value: '9' } });
+    // The existing record is reported as the server has it (its name in its own case), with what differs from the row.
+    expect(report.entries[1]).toMatchObject({
+      record: { name: 'bulk 1', value: '9' },
+      changes: { value: '1001' },
+    });
     expect(sent(from)).toEqual([
       'GET pixels?per_page=100 200',
       'POST pixels 503',
