@@ -30,7 +30,7 @@ export async function createMany<T extends Named, Row extends NamedRow>(
     const error = refused[index];
     return error ? { status: 'failed', index, row, error } : { status: 'skipped', index, row };
   });
-  const tally = new Tally(rows.length, config.onProgress);
+  const tally = new Tally(rows.length, config);
   for (const error of refused) if (error) tally.finished(true);
   let todo = entries.filter((entry) => entry.status === 'skipped').map((entry) => entry.index);
   // A run again (a resume) finds the rows done before in one listing instead of one refused create each.
@@ -45,7 +45,7 @@ export async function createMany<T extends Named, Row extends NamedRow>(
       return false;
     });
   }
-  await pool(todo.length, config.concurrency, config.signal, async (n) => {
+  await pool(todo.length, config, async (n) => {
     const index = todo[n] as number;
     const row = rows[index] as Row;
     const done = await createOnce(set, row, config);
@@ -63,7 +63,7 @@ export async function createMany<T extends Named, Row extends NamedRow>(
             };
     tally.finished(done.status === 'failed');
   });
-  return report(entries, config.signal?.aborted === true);
+  return tally.result(where, report(entries, config.signal?.aborted === true));
 }
 
 function report<T, Row>(entries: CreateManyEntry<T, Row>[], aborted: boolean): CreateManyReport<T, Row> {

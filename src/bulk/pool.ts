@@ -17,6 +17,8 @@ export interface Settings {
   signal: AbortSignal | undefined;
   onProgress: OnProgress | undefined;
   request: BulkOptions['request'];
+  /** The job stopped itself (its `onProgress` threw): no row starts after, those under way finish. */
+  stopped: boolean;
 }
 
 /**
@@ -26,6 +28,12 @@ export interface Settings {
 export function settings(options: BulkOptions | undefined, where: string): Settings {
   if (options !== undefined && (typeof options !== 'object' || options === null))
     throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+  const unknown = Object.keys(options ?? {}).filter((key) => !OPTIONS.includes(key));
+  if (unknown.length > 0)
+    throw new InvalidParamsError(
+      `${where}: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the options are ${OPTIONS.join(', ')}.`,
+      unknown[0],
+    );
   const { concurrency = 4, attempts = 5, signal, onProgress, request } = options ?? {};
   const whole = (value: number, name: string, most: number) => {
     if (!Number.isInteger(value) || value < 1 || value > most)
@@ -37,6 +45,7 @@ export function settings(options: BulkOptions | undefined, where: string): Setti
   };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new InvalidParamsError(`${where}: signal must be an AbortSignal.`, 'signal');
+
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new InvalidParamsError(`${where}: onProgress must be a function.`, 'onProgress');
   if (request !== undefined && (typeof request !== 'object' || request === null || 'signal' in request))
@@ -50,18 +59,42 @@ export function settings(options: BulkOptions | undefined, where: string): Setti
     signal,
     onProgress,
     request,
+    stopped: false,
   };
 }
+
+const OPTIONS = ['concurrency', 'attempts', 'signal', 'onProgress', 'request'];
 
 /** Counts a job's progress and reports it. */
 export class Tally {
   readonly #progress: Progress;
-  readonly #report: OnProgress | undefined;
+  readonly #settings: Settings;
+  /** What the `onProgress` callback threw: the job stopped starting rows, and rejects with it once they settle. */
+  thrown: { error: unknown } | undefined;
 
-  constructor(total: number, report: OnProgress | undefined) {
+  constructor(total: number, settings: Settings) {
     this.#progress = { done: 0, total, failed: 0 };
-    this.#report = report;
+    this.#settings = settings;
     this.#tell();
+  }
+
+  /**
+   * The job's result, unless its `onProgress` threw: then the job (which stopped starting rows, and let those under
+   * way settle) rejects with a `ContentPlatformError` whose `cause` is what it threw and whose `report` is the result.
+   */
+  result<R>(where: string, report: R): R {
+    const thrown = this.thrown;
+    if (thrown === undefined) return report;
+    const reason = (thrown.error as Error)?.message ?? String(thrown.error);
+    throw Object.assign(
+      new ContentPlatformError(
+        `${where}: onProgress threw (${reason}), so the job stopped; error.report says what it did.`,
+        {
+          cause: thrown.error,
+        },
+      ),
+      { report },
+    );
   }
 
   /** One more finished, failed or not. */
@@ -72,23 +105,30 @@ export class Tally {
   }
 
   #tell(): void {
-    this.#report?.({ ...this.#progress });
+    const report = this.#settings.onProgress;
+    if (report === undefined || this.thrown) return;
+    try {
+      report({ ...this.#progress });
+    } catch (error) {
+      this.thrown = { error };
+      this.#settings.stopped = true;
+    }
   }
 }
 
 /**
  * Runs `work` for each index from 0 to `count - 1`, at most `concurrency` at once, in order of start; stops
- * starting new ones once `signal` aborts. Resolves when every started one has settled (`work` must not reject).
+ * starting new ones once the job's `signal` aborts or the job stops itself. Resolves when every started one has settled (`work` must not reject).
  */
 export async function pool(
   count: number,
-  concurrency: number,
-  signal: AbortSignal | undefined,
+  settings: Settings,
   work: (index: number) => Promise<void>,
 ): Promise<void> {
+  const { concurrency, signal } = settings;
   let next = 0;
   const worker = async () => {
-    while (next < count && !signal?.aborted) {
+    while (next < count && !signal?.aborted && !settings.stopped) {
       const index = next;
       next += 1;
       await work(index);

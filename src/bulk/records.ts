@@ -46,8 +46,8 @@ export type Created<T> =
   | { status: 'created' | 'existed'; record: T }
   | { status: 'failed'; error: ContentPlatformError };
 
-/** Names compare as the servers compare them: case aside (a unique MySQL index, case-insensitive collation). */
-export const nameKey = (name: string): string => name.toLowerCase();
+/** Names compare as the servers compare them: trimmed (they store a name trimmed) and case aside. */
+export const nameKey = (name: string): string => name.trim().toLowerCase();
 
 /** The record named `name`, looked up with the list's name search: `undefined` when there is none. */
 export async function findByName<T extends Named, Row extends NamedRow>(
@@ -56,7 +56,10 @@ export async function findByName<T extends Named, Row extends NamedRow>(
   request: RequestOptions | undefined,
 ): Promise<T | undefined> {
   const key = nameKey(name);
-  for await (const record of set.resource.list({ search: name, search_by: 'name', per_page: 100 }, request))
+  for await (const record of set.resource.list(
+    { search: name.trim(), search_by: 'name', per_page: 100 },
+    request,
+  ))
     if (nameKey(record.name) === key) return record;
   return undefined;
 }
@@ -150,7 +153,8 @@ export function checkRows<T extends Named, Row extends NamedRow>(
 
 /** `rows` as an array, or a clear error. */
 export function rowsOf(rows: unknown, where: string, what: string): readonly unknown[] {
-  if (Array.isArray(rows)) return rows;
+  // A hole in a sparse array is a row like any other (`undefined`, refused as one).
+  if (Array.isArray(rows)) return Array.from(rows);
   throw new InvalidParamsError(
     `${where}: ${what} must be an array; got ${rows === null ? 'null' : typeof rows}.`,
     what,

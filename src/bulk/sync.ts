@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../core/errors/index.js';
+import { escapeControls, InvalidParamsError, NotFoundError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
 import { pool, type Settings, settings, Tally, tried } from './pool.js';
 import {
@@ -93,24 +93,24 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
   toString(): string {
     const { creates, updates, deletes } = this;
     const lines = [
-      ...creates.map((row) => `  + create  ${row.name}${fieldsOf(this.#set, row)}`),
+      ...creates.map((row) => `  + create  ${escapeControls(row.name)}${fieldsOf(this.#set, row)}`),
       ...updates.map(
         ({ before, changes }) =>
-          `  ~ update  ${before.name} (#${before.id})  ${Object.entries(changes)
+          `  ~ update  ${escapeControls(before.name)} (#${before.id})  ${Object.entries(changes)
             .map(
               ([field, value]) =>
                 `${field}: ${show((before as Record<string, unknown>)[field])} → ${show(value)}`,
             )
             .join(', ')}`,
       ),
-      ...deletes.map((record) => `  - delete  ${record.name} (#${record.id})`),
+      ...deletes.map((record) => `  - delete  ${escapeControls(record.name)} (#${record.id})`),
     ];
-    const shown = lines.slice(0, SHOWN);
-    if (lines.length > SHOWN) shown.push(`  … and ${lines.length - SHOWN} more`);
+    const listed = lines.slice(0, SHOWN);
+    if (lines.length > SHOWN) listed.push(`  … and ${lines.length - SHOWN} more`);
     const head =
       `Plan for ${this.#set.kind}: ${creates.length} to create, ${updates.length} to update, ` +
       `${deletes.length} to delete, ${this.unchanged} unchanged.`;
-    return [head, ...shown].join('\n');
+    return [head, ...listed].join('\n');
   }
 
   async apply(options?: BulkOptions): Promise<ApplyReport<T>> {
@@ -120,10 +120,7 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
     if (this.#applying) throw new InvalidParamsError(`${where}: this plan is already being applied.`);
     this.#applying = true;
     try {
-      const tally = new Tally(
-        this.creates.length + this.updates.length + this.deletes.length,
-        config.onProgress,
-      );
+      const tally = new Tally(this.creates.length + this.updates.length + this.deletes.length, config);
       const entries: ApplyEntry<T>[] = [
         ...this.creates.map((row) => ({
           action: 'create' as const,
@@ -149,7 +146,7 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
       const now =
         this.updates.length + this.deletes.length > 0 ? await listing(set, requestOf(config)) : new Map();
       const { creates, updates, deletes } = this;
-      await pool(creates.length, config.concurrency, config.signal, async (i) => {
+      await pool(creates.length, config, async (i) => {
         const row = creates[i] as Row;
         const done = await createOnce(set, row, config);
         settle(
@@ -160,7 +157,7 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
         );
       });
       const base = creates.length;
-      await pool(updates.length, config.concurrency, config.signal, async (i) => {
+      await pool(updates.length, config, async (i) => {
         const { before, changes } = updates[i] as PlannedUpdate<T, Row>;
         const current = now.get(nameKey(before.name)) as T | undefined;
         const entry: ApplyEntry<T> = {
@@ -182,7 +179,7 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
         );
       });
       const after = base + updates.length;
-      await pool(deletes.length, config.concurrency, config.signal, async (i) => {
+      await pool(deletes.length, config, async (i) => {
         const record = deletes[i] as T;
         const current = now.get(nameKey(record.name)) as T | undefined;
         const entry: ApplyEntry<T> = { action: 'delete', name: record.name, status: 'deleted' };
@@ -193,9 +190,14 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
         const done = await tried(config, `${set.kind}.delete`, (request) =>
           set.resource.delete(record.id, request),
         );
-        settle(after + i, 'error' in done ? { ...entry, status: 'failed', error: done.error } : entry);
+        // Gone (a try whose answer was lost deleted it, or someone else did): the desired state holds.
+        const gone = 'error' in done && done.error instanceof NotFoundError;
+        settle(
+          after + i,
+          'error' in done && !gone ? { ...entry, status: 'failed', error: done.error } : entry,
+        );
       });
-      return applied(entries, config.signal?.aborted === true);
+      return tally.result(where, applied(entries, config.signal?.aborted === true));
     } finally {
       this.#applying = false;
     }

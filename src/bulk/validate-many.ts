@@ -21,8 +21,8 @@ export async function validateMany<P>(
   const codes = rowsOf(given, where, 'codes') as readonly string[];
   const config = settings(options, where);
   const entries: ValidateManyEntry<P>[] = codes.map((code, index) => ({ status: 'skipped', index, code }));
-  const tally = new Tally(codes.length, config.onProgress);
-  await pool(codes.length, config.concurrency, config.signal, async (index) => {
+  const tally = new Tally(codes.length, config);
+  await pool(codes.length, config, async (index) => {
     const code = codes[index] as string;
     const done = await tried(config, where, (request) => validate(code, request));
     if ('value' in done) entries[index] = { status: 'valid', index, code, purchase: done.value };
@@ -36,7 +36,7 @@ export async function validateMany<P>(
   for (const entry of entries)
     if (entry.status === 'invalid' || entry.status === 'failed')
       errors[entry.error.name] = (errors[entry.error.name] ?? 0) + 1;
-  return {
+  return tally.result(where, {
     entries,
     valid: count('valid'),
     invalid: count('invalid'),
@@ -44,5 +44,5 @@ export async function validateMany<P>(
     skipped: count('skipped'),
     errors,
     aborted: config.signal?.aborted === true,
-  };
+  });
 }

@@ -207,7 +207,74 @@ describe('createMany', () => {
   });
 });
 
+describe('createMany and its options, as a user gets them wrong', () => {
+  it('an onProgress that throws stops the job: no row starts after it, and the error carries the report', async () => {
+    const { api, mgmt } = await live({ seed: false });
+    const error = (await mgmt.pixels
+      .createMany(rows(20), {
+        concurrency: 2,
+        onProgress: ({ done }) => {
+          if (done === 3) throw new Error('boom');
+        },
+      })
+      .catch((e: unknown) => e)) as Error & { report: { created: number; skipped: number } };
+    expect(error.message).toBe(
+      'pixels.createMany: onProgress threw (boom), so the job stopped; error.report says what it did.',
+    );
+    expect((error.cause as Error).message).toBe('boom');
+    const stored = api.store.pixels(KEY).length;
+    expect(error.report.created).toBe(stored);
+    expect(error.report.skipped).toBe(20 - stored);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(api.store.pixels(KEY).length).toBe(stored);
+  });
+
+  it('an unknown option is refused, naming the options', async () => {
+    const { mgmt } = await live({ seed: false });
+    await expect(mgmt.pixels.createMany(rows(1), { concurency: 2 } as never)).rejects.toThrow(
+      'pixels.createMany: unknown option "concurency"; the options are concurrency, attempts, signal, onProgress, request.',
+    );
+  });
+
+  it('a hole in the rows is a row like any other: refused, and the counts add up', async () => {
+    const { mgmt } = await live({ seed: false });
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point.
+    const report = await mgmt.pixels.createMany([, ...rows(1)] as PixelCreateParams[]);
+    expect(report.entries.map((entry) => entry.status)).toEqual(['failed', 'created']);
+    expect(report.created + report.failed).toBe(2);
+  });
+
+  it('names compare trimmed, as the server stores them', async () => {
+    const { mgmt } = await live({ seed: false });
+    await mgmt.pixels.create({ name: 'Spring', type: 'x', value: '1' });
+    const report = await mgmt.pixels.createMany([{ name: ' Spring ', type: 'x', value: '1' }]);
+    expect(report.entries[0]?.status).toBe('existed');
+    const plan = await mgmt.pixels.sync([{ name: 'Spring  ', type: 'x', value: '2' }]);
+    expect([plan.creates.length, plan.updates.length]).toEqual([0, 1]);
+  });
+});
+
 describe('sync', () => {
+  it('a delete whose answer was lost and whose tries end in 404 is deleted, not failed', async () => {
+    const { api, mgmt } = await live({ seed: false });
+    await mgmt.pixels.create({ name: 'Gone soon', type: 'x', value: '1' });
+    const plan = await mgmt.pixels.sync([], { prune: true });
+    api.faults.script(['lose-response', { status: 503 }, { status: 503 }], {
+      match: (request) => request.method === 'DELETE',
+    });
+    const report = await plan.apply();
+    expect(report).toMatchObject({ deleted: 1, failed: 0 });
+    expect(api.store.pixels(KEY)).toEqual([]);
+  });
+
+  it('escapes control characters of names in the plan', async () => {
+    const { mgmt } = await live({ seed: false });
+    const plan = await mgmt.pixels.sync([{ name: 'Evil\nname\u001b[31m', type: 'x', value: '1' }]);
+    expect(plan.toString().split('\n')[1]).toBe(
+      '  + create  Evil\\u000aname\\u001b[31m  (type: "x", value: "1")',
+    );
+  });
+
   it('plans creates, updates and (with prune) deletes from one listing; apply makes the server match', async () => {
     const { api, mgmt, sent } = await live({ seed: false });
     await mgmt.pixels.createMany([
