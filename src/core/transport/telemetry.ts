@@ -12,7 +12,9 @@ export type ApiName = 'management' | 'catalog';
  * (a metrics system, an APM agent, a test recorder). No value handed to it holds the API key or a whole purchase
  * code: URLs and request ids are redacted, errors are the SDK's scrubbed ones.
  *
- * Every method is called synchronously on the call's path and must not throw (a throw fails the call).
+ * Every method is called synchronously on the call's path, so it should be quick. It cannot fail a call: what it throws
+ * (or an operation without its four methods) is told once as a `warn` line of the client's log, and the call goes on
+ * without it.
  *
  * @example
  * const telemetry: Telemetry = {
