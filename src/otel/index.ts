@@ -316,7 +316,10 @@ class Attempt implements AttemptTelemetry {
     if (start.number > 1) attributes[RESEND] = start.number - 1;
     this.#span = tracer.startSpan(operation.method, { kind: SpanKind.CLIENT, attributes }, parent);
     this.#context = trace.setSpan(parent, this.#span);
-    if (propagate) propagation.inject(this.#context, start.request.headers, headerSetter);
+    // With the fetch instrumentation configured here, it propagates (the attempt's context is its parent): a second
+    // `traceparent` would make the header invalid.
+    if (propagate && !undiciPropagates)
+      propagation.inject(this.#context, start.request.headers, headerSetter);
   }
 
   run<T>(fn: () => T): T {
@@ -390,6 +393,10 @@ export function redactedUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&#]*/gi, '$1***');
 }
 
+// Set once `undiciInstrumentationConfig()` has been called: the fetch instrumentation then sends the trace context of
+// each request (a child of the SDK's attempt span), and the SDK's attempts leave `traceparent` to it.
+let undiciPropagates = false;
+
 /** The request of `@opentelemetry/instrumentation-undici`'s hooks, as far as these read it. */
 export interface UndiciRequestLike {
   /** `http://127.0.0.1:8787`. */
@@ -414,13 +421,16 @@ export interface UndiciRedactionConfig {
  * The configuration of `@opentelemetry/instrumentation-undici` (Node's `fetch`; part of
  * `auto-instrumentations-node`) that keeps the Catalog key out of its spans and metrics: every span starts with
  * `url.full` and `url.query` showing `api_key=***`. The Catalog server reads the key from the query of a GET, so
- * without this the instrumentation exports it with every `account.details()` and `items.list()`.
+ * without this the instrumentation exports it with every `account.details()` and `items.list()`. Once it is called,
+ * `openTelemetry()`'s attempts leave `traceparent` to the instrumentation (its span is a child of the attempt's), so
+ * each request carries one.
  * @example
  * import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
  * import { undiciInstrumentationConfig } from 'content-platform-sdk/otel';
  * registerInstrumentations({ instrumentations: [new UndiciInstrumentation(undiciInstrumentationConfig())] });
  */
 export function undiciInstrumentationConfig(options: UndiciRedactionOptions = {}): UndiciRedactionConfig {
+  undiciPropagates = true;
   const own = options.startSpanHook;
   return {
     startSpanHook: (request) => {

@@ -479,6 +479,51 @@ describe('the contract, and its cost when nothing is registered', () => {
     ]);
   });
 
+  it('a telemetry that throws, or hands back an operation without its methods, never fails a call: one warn line', async () => {
+    const { server: api, url } = await live();
+    const lines: string[] = [];
+    const logger = { warn: (message: string) => lines.push(message), info() {}, debug() {}, error() {} };
+    const throwing: Telemetry = {
+      operation: () => ({
+        run: (fn) => fn(),
+        attempt: () => ({
+          run: (fn) => fn(),
+          end: () => {
+            throw new Error('attempt end broke');
+          },
+        }),
+        event: () => {},
+        end: () => {
+          throw new Error('end broke');
+        },
+      }),
+    };
+    const client = new ManagementClient({
+      baseUrl: url,
+      apiKey: SEED_MANAGEMENT_KEYS[0],
+      logger,
+      telemetry: throwing,
+    });
+    const created = await client.pixels.create({ name: 'Telemetry broke', type: 'x', value: '1' });
+    await client.pixels.get(created.id);
+    expect(
+      api.store.pixels(SEED_MANAGEMENT_KEYS[0]).filter((p) => p.name === 'Telemetry broke'),
+    ).toHaveLength(1);
+    expect(lines).toEqual([
+      "[content-platform-sdk] the client's telemetry failed in attempt end() (Error: attempt end broke); calls go on, and it is not told again.",
+    ]);
+    const hollow = new ManagementClient({
+      baseUrl: url,
+      apiKey: SEED_MANAGEMENT_KEYS[0],
+      logger,
+      telemetry: { operation: () => ({}) as never },
+    });
+    await expect(hollow.pixels.get(created.id)).resolves.toMatchObject({ id: created.id });
+    expect(lines.at(-1)).toContain(
+      'failed in operation() (TypeError: it returned an object without run, attempt, event and end)',
+    );
+  });
+
   it('a telemetry without operation() is refused at construction, naming the option', () => {
     const build = () =>
       new ManagementClient({
@@ -537,6 +582,31 @@ describe("the fetch instrumentation's spans (@opentelemetry/instrumentation-undi
       `${url}/api/items/all?api_key=***`,
     ]);
     expect(found.map((span) => span.attributes['url.query'])).toEqual(['?api_key=***', '?api_key=***']);
+  });
+
+  it("beside openTelemetry(): one traceparent per request (the instrumentation's, a child of the SDK's attempt span)", async () => {
+    const instrumentation = new UndiciInstrumentation(undiciInstrumentationConfig());
+    instrumentation.setTracerProvider(tracerProvider);
+    instrumentation.enable();
+    try {
+      const { server: api, url } = await live();
+      const { telemetry: t } = telemetry();
+      const client = new CatalogClient({
+        siteUrl: url,
+        apiKey: SEED_CATALOG_KEYS[0],
+        logLevel: 'off',
+        telemetry: t,
+      });
+      await client.account.details();
+      const sent = api.requests.at(-1)?.headers.traceparent ?? '';
+      expect(sent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      const attempt = only(childrenOf(only(named('account.details'))));
+      const fetchSpan = only(childrenOf(attempt));
+      expect(fetchSpan.instrumentationScope.name).toContain('undici');
+      expect(sent).toBe(`00-${fetchSpan.spanContext().traceId}-${fetchSpan.spanContext().spanId}-01`);
+    } finally {
+      instrumentation.disable();
+    }
   });
 
   it("left as it comes, it exports the key (what the configuration is for); a hook of the user's own still runs", async () => {
