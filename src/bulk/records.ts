@@ -116,10 +116,8 @@ export async function createOnce<T extends Named, Row extends NamedRow>(
       if (mayHaveCreated(error)) uncertain = true;
     }
   }
-  return {
-    status: 'failed',
-    error: last ?? new InvalidParamsError(`${where}: attempts must be at least 1.`),
-  };
+  // `attempts` is at least 1 (see `settings`): the loop ran, and ended on a failure.
+  return { status: 'failed', error: last as ContentPlatformError };
 }
 
 /**
