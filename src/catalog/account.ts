@@ -1,5 +1,6 @@
 import type { APIPromise, HttpClient, RequestOptions } from '../core/transport/index.js';
-import { type Account, AccountEnvelopeSchema } from './schemas.js';
+import { AccountAnswer } from './responses.js';
+import type { Account } from './schemas.js';
 
 /**
  * `catalog.account`: the account that owns the API key. Named `AccountResource` because `Account` is the
@@ -18,7 +19,7 @@ export class AccountResource {
    * @throws {AccountRequestError} when the server refuses the request (`طلب غير ناجح`, usually a bad key).
    */
   details(options?: RequestOptions): APIPromise<Account> {
-    return this.#http.request('GET', 'account/details', AccountEnvelopeSchema, {
+    return this.#http.request('GET', 'account/details', AccountAnswer, {
       op: 'account.details',
       options,
     });

@@ -12,6 +12,7 @@ import {
   type ClientOptions,
   derivedFrom,
   HttpClient,
+  lazyParsers,
   mergeOptions,
   parentOf,
   type RequestOptions,
@@ -24,6 +25,9 @@ import { readCatalogError } from './errors.js';
 import { Items } from './items.js';
 import { Purchases } from './purchases.js';
 import type { Account } from './schemas.js';
+
+/** The Catalog's response schemas with their generated parsers: one chunk, loaded by the first client. */
+const CATALOG_PARSERS = lazyParsers(() => import('./parsers.generated.js'));
 
 /** Options of `CatalogClient`: the shared client options plus the marketplace's site URL. */
 export interface CatalogClientOptions extends ClientOptions {
@@ -83,6 +87,7 @@ export class CatalogClient {
       // Purchase validation only reads, so its POST is as safe to retry as the GETs.
       retryMethods: ['get', 'post'],
       readError: readCatalogError,
+      parsers: CATALOG_PARSERS,
     };
     const http = new HttpClient(resolved, api, parentOf(options));
     this.#http = http;

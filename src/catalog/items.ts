@@ -1,6 +1,7 @@
 import type { HttpClient, RequestOptions } from '../core/transport/index.js';
 import { type APIPromise, aboutId, checkId, deferred, type Id } from '../core/transport/index.js';
-import { type Item, ItemEnvelopeSchema, ItemsEnvelopeSchema } from './schemas.js';
+import { ItemAnswer, ItemsAnswer } from './responses.js';
+import type { Item } from './schemas.js';
 
 // Far more items than any author's account holds: a longer list is a broken or hostile server.
 const ITEM_LIST = { key: 'items', most: 10_000, why: 'the SDK accepts in an item list' };
@@ -21,7 +22,7 @@ export class Items {
    */
   list(options?: RequestOptions): APIPromise<Item[]> {
     return deferred(() =>
-      this.#http.request('GET', 'items/all', ItemsEnvelopeSchema, {
+      this.#http.request('GET', 'items/all', ItemsAnswer, {
         op: 'items.list',
         options,
         records: ITEM_LIST,
@@ -37,7 +38,7 @@ export class Items {
    */
   get(itemId: Id, options?: RequestOptions): APIPromise<Item> {
     return deferred(() =>
-      this.#http.request('GET', 'items/item', ItemEnvelopeSchema, {
+      this.#http.request('GET', 'items/item', ItemAnswer, {
         op: 'items.get',
         options,
         query: { item_id: checkId(itemId, 'itemId') },

@@ -8,7 +8,8 @@ import type {
 } from '../core/transport/index.js';
 import { APIPromise, checkSent, deferred, positive } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
-import { type Purchase, PurchaseEnvelopeSchema } from './schemas.js';
+import { PurchaseAnswer } from './responses.js';
+import type { Purchase } from './schemas.js';
 
 /** Options of one validation: the request options, and `cache: false` to ask the server past a fresh entry. */
 export interface ValidateOptions extends RequestOptions {
@@ -58,7 +59,7 @@ export class Purchases {
       }
       // `cache` is not a transport option: the transport reads only the options it knows, so they pass as given.
       const ask = (given: RequestOptions | undefined, within?: OperationTelemetry) =>
-        this.#http.request('POST', 'purchases/validation', PurchaseEnvelopeSchema, {
+        this.#http.request('POST', 'purchases/validation', PurchaseAnswer, {
           op: 'purchases.validate',
           within,
           body: { purchase_code },

@@ -4,6 +4,7 @@ import {
   type ClientOptions,
   derivedFrom,
   HttpClient,
+  lazyParsers,
   mergeOptions,
   parentOf,
   type RequestOptions,
@@ -26,6 +27,7 @@ const MANAGEMENT_API: ApiConfig = {
   // A POST creates a record: retrying it after a lost answer could create it twice.
   retryMethods: ['get', 'put', 'patch', 'delete'],
   readError: readManagementError,
+  parsers: lazyParsers(() => import('./parsers.generated.js')),
 };
 
 /**

@@ -13,13 +13,8 @@ import {
   type DomainUpdateParams,
   DomainUpdateParamsSchema,
 } from './params.js';
-import {
-  type DeleteReceipt,
-  DeleteReceiptSchema,
-  type Domain,
-  DomainPageSchema,
-  DomainResponseSchema,
-} from './schemas.js';
+import { DeleteReceiptResponse, DomainPage, DomainResponse } from './responses.js';
+import type { DeleteReceipt, Domain } from './schemas.js';
 
 /** Custom domains: `/api/v1/domains`. Reach it as `client.domains`. */
 export class Domains {
@@ -41,7 +36,7 @@ export class Domains {
       listPages(
         this.#http,
         'domains',
-        DomainPageSchema,
+        DomainPage,
         checkParams(DomainListParamsSchema, params, 'domains.list'),
         options,
       ),
@@ -54,7 +49,7 @@ export class Domains {
    */
   get(id: Id, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
-      this.#http.request('GET', path`domains/${id}`, DomainResponseSchema, {
+      this.#http.request('GET', path`domains/${id}`, DomainResponse, {
         op: 'domains.get',
         options,
         accept: aboutId(id, 'domain'),
@@ -69,7 +64,7 @@ export class Domains {
    */
   create(params: DomainCreateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
-      this.#http.request('POST', 'domains', DomainResponseSchema, {
+      this.#http.request('POST', 'domains', DomainResponse, {
         op: 'domains.create',
         body: checkParams(DomainCreateParamsSchema, params, 'domains.create'),
         options,
@@ -83,7 +78,7 @@ export class Domains {
    */
   update(id: Id, params: DomainUpdateParams, options?: RequestOptions): APIPromise<Domain> {
     return deferred(() =>
-      this.#http.request('PUT', path`domains/${id}`, DomainResponseSchema, {
+      this.#http.request('PUT', path`domains/${id}`, DomainResponse, {
         op: 'domains.update',
         options,
         body: checkParams(DomainUpdateParamsSchema, params, 'domains.update'),
@@ -99,7 +94,7 @@ export class Domains {
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
-      this.#http.request('DELETE', path`domains/${id}`, DeleteReceiptSchema, {
+      this.#http.request('DELETE', path`domains/${id}`, DeleteReceiptResponse, {
         op: 'domains.delete',
         options,
         gone: () => ({ id: Number(id), object: 'domain', deleted: true }),

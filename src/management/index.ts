@@ -18,6 +18,6 @@ export type {
   PixelListParams,
   PixelUpdateParams,
 } from './params.js';
+export { isKnownPixelType, PIXEL_TYPES, type PixelType } from './pixel-types.js';
 export { Pixels } from './pixels.js';
-export type { DeleteReceipt, Domain, Pixel, PixelType } from './schemas.js';
-export { isKnownPixelType, PIXEL_TYPES } from './schemas.js';
+export type { DeleteReceipt, Domain, Pixel } from './schemas.js';

@@ -1,6 +1,5 @@
-import type { $ZodType as ZodType } from 'zod/v4/core';
 import { checkPage, type Identified, PagePromise, type RawPage } from '../core/pages/index.js';
-import type { HttpClient, Query, RequestOptions } from '../core/transport/index.js';
+import type { HttpClient, Query, RequestOptions, SchemaRef } from '../core/transport/index.js';
 import { MAX_PER_PAGE } from './params.js';
 
 /**
@@ -12,7 +11,7 @@ import { MAX_PER_PAGE } from './params.js';
 export function listPages<T extends Identified>(
   http: HttpClient,
   resource: string,
-  schema: ZodType<RawPage<T>>,
+  schema: SchemaRef<RawPage<T>>,
   { page, ...filters }: Query,
   options: RequestOptions | undefined,
 ): PagePromise<T> {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { InvalidParamsError } from '../core/errors/index.js';
-import { PIXEL_TYPES, type PixelType } from './schemas.js';
+import { PIXEL_TYPES, type PixelType } from './pixel-types.js';
 
 // The real server silently replaces a bad list value by its default (a typo returns the wrong data), so
 // every parameter is checked here, before any request. Each `error` text says what is allowed.

@@ -13,13 +13,8 @@ import {
   type PixelUpdateParams,
   PixelUpdateParamsSchema,
 } from './params.js';
-import {
-  type DeleteReceipt,
-  DeleteReceiptSchema,
-  type Pixel,
-  PixelPageSchema,
-  PixelResponseSchema,
-} from './schemas.js';
+import { DeleteReceiptResponse, PixelPage, PixelResponse } from './responses.js';
+import type { DeleteReceipt, Pixel } from './schemas.js';
 
 /** Tracking pixels: `/api/v1/pixels`. Reach it as `client.pixels`. */
 export class Pixels {
@@ -41,7 +36,7 @@ export class Pixels {
       listPages(
         this.#http,
         'pixels',
-        PixelPageSchema,
+        PixelPage,
         checkParams(PixelListParamsSchema, params, 'pixels.list'),
         options,
       ),
@@ -54,7 +49,7 @@ export class Pixels {
    */
   get(id: Id, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
-      this.#http.request('GET', path`pixels/${id}`, PixelResponseSchema, {
+      this.#http.request('GET', path`pixels/${id}`, PixelResponse, {
         op: 'pixels.get',
         options,
         accept: aboutId(id, 'pixel'),
@@ -69,7 +64,7 @@ export class Pixels {
    */
   create(params: PixelCreateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
-      this.#http.request('POST', 'pixels', PixelResponseSchema, {
+      this.#http.request('POST', 'pixels', PixelResponse, {
         op: 'pixels.create',
         body: checkParams(PixelCreateParamsSchema, params, 'pixels.create'),
         options,
@@ -83,7 +78,7 @@ export class Pixels {
    */
   update(id: Id, params: PixelUpdateParams, options?: RequestOptions): APIPromise<Pixel> {
     return deferred(() =>
-      this.#http.request('PUT', path`pixels/${id}`, PixelResponseSchema, {
+      this.#http.request('PUT', path`pixels/${id}`, PixelResponse, {
         op: 'pixels.update',
         options,
         body: checkParams(PixelUpdateParamsSchema, params, 'pixels.update'),
@@ -99,7 +94,7 @@ export class Pixels {
   delete(id: Id, options?: RequestOptions): APIPromise<DeleteReceipt> {
     // A retry that finds it gone after an attempt that got no answer: that attempt deleted it.
     return deferred(() =>
-      this.#http.request('DELETE', path`pixels/${id}`, DeleteReceiptSchema, {
+      this.#http.request('DELETE', path`pixels/${id}`, DeleteReceiptResponse, {
         op: 'pixels.delete',
         options,
         gone: () => ({ id: Number(id), object: 'pixel', deleted: true }),

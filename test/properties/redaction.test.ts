@@ -6,7 +6,7 @@ import { redact, scrubber } from '../../src/core/errors/redact.js';
 import { HttpClient } from '../../src/core/transport/http.js';
 import { createLog } from '../../src/core/transport/log.js';
 import { resolveOptions } from '../../src/core/transport/options.js';
-import { CATALOG_KIND } from '../helpers/core.js';
+import { CATALOG_KIND, noParsers } from '../helpers/core.js';
 
 const RUNS = { numRuns: 1000 };
 
@@ -94,6 +94,7 @@ describe('redaction', () => {
             body: 'json',
             retryMethods: [],
             readError: () => undefined,
+            parsers: noParsers,
           },
         );
         for (const call of [

@@ -36,6 +36,7 @@ import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
 import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
+import type { Parsers, ResponseSchema, SchemaRef } from './schema.js';
 import type { OperationTelemetry } from './telemetry.js';
 import { type CallClient, clientFacts, queues, Trace } from './trace.js';
 
@@ -54,6 +55,8 @@ export class HttpClient {
   readonly #rebuild: boolean;
   // Whether the server has answered the key with a success: shared with derived clients of the same key and URL.
   readonly #accepted: { key: boolean };
+  // The API's schemas with their generated parsers, once loaded.
+  #parsers: Parsers | undefined;
 
   /** `parent`: the client this one derives from (`withOptions`); same key, URL and `rateLimit` share its throttle. */
   constructor(options: ResolvedOptions, api: ApiConfig, parent?: HttpClient) {
@@ -101,20 +104,22 @@ export class HttpClient {
     });
     this.#ky = built.ky;
     this.#rebuild = built.rebuild;
+    // Loaded while the first request is on its way, so its answer finds them there; a failed load is the call's.
+    api.parsers().catch(() => undefined);
   }
 
   /** GET `path` (relative to the API root), with an optional query; resolves to the body parsed by `schema`. */
-  get<T>(path: string, schema: ZodType<T>, options?: RequestOptions, query?: Query): APIPromise<T> {
+  get<T>(path: string, schema: ResponseSchema<T>, options?: RequestOptions, query?: Query): APIPromise<T> {
     return this.request('GET', path, schema, { options, query });
   }
 
   /** POST `body` (form or JSON, per API) to `path`. */
-  post<T>(path: string, schema: ZodType<T>, body: Body, options?: RequestOptions): APIPromise<T> {
+  post<T>(path: string, schema: ResponseSchema<T>, body: Body, options?: RequestOptions): APIPromise<T> {
     return this.request('POST', path, schema, { options, body });
   }
 
   /** Sends one request and resolves to the body parsed by `schema`. */
-  request<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T> = {}): APIPromise<T> {
+  request<T>(method: Method, path: string, schema: ResponseSchema<T>, call: Call<T> = {}): APIPromise<T> {
     return new APIPromise(this.#call(method, path, schema, call));
   }
 
@@ -127,7 +132,12 @@ export class HttpClient {
     return telemetry?.operation({ name, api: this.#api.name, method, url: `${facts.apiRoot}/${path}` });
   }
 
-  async #call<T>(method: Method, path: string, schema: ZodType<T>, call: Call<T>): Promise<WithResponse<T>> {
+  async #call<T>(
+    method: Method,
+    path: string,
+    schema: ResponseSchema<T>,
+    call: Call<T>,
+  ): Promise<WithResponse<T>> {
     // Bad input throws here, before anything is sent (attempts: 0).
     const out = outgoing(path, call, this.#api, this.#options.apiKey);
     const trace = this.#trace(method, out.input, call);
@@ -148,7 +158,7 @@ export class HttpClient {
     trace: Trace,
     { input, body, json }: Outgoing,
     path: string,
-    schema: ZodType<T>,
+    schema: ResponseSchema<T>,
     call: Call<T>,
   ): Promise<WithResponse<T>> {
     const { method } = trace;
@@ -196,8 +206,11 @@ export class HttpClient {
     }
     // No Content has nothing to parse: the receipt is the one the DELETE would have sent.
     if (call.gone && response.status === 204) return { data: call.gone(), response };
+    const parser = (
+      '_zod' in schema ? schema : (this.#parsers?.get(schema.schema) ?? (await this.#load(schema)))
+    ) as ZodType<T>;
     try {
-      const data = parseAnswer({ response, text, trace, path }, schema, this.#api.readError, call.records);
+      const data = parseAnswer({ response, text, trace, path }, parser, this.#api.readError, call.records);
       call.accept?.(data, trace, response);
       // A success proves the key: a Catalog server answers a wrong one with "no items" and the like.
       this.#accepted.key = true;
@@ -207,6 +220,15 @@ export class HttpClient {
       const own = error instanceof Misfit ? await explained(error) : error;
       throw failed(trace, ownError(own, trace.label, response.status, trace.scrub));
     }
+  }
+
+  /** The schema `ref` names, from the API's parsers chunk (loaded by the first call that needs it). */
+  async #load<T>(ref: SchemaRef<T>): Promise<ZodType<T>> {
+    this.#parsers = await this.#api.parsers();
+    const schema = this.#parsers.get(ref.schema);
+    if (schema === undefined)
+      throw new TypeError(`no response schema ${ref.schema} in the ${this.#api.name} parsers`);
+    return schema as ZodType<T>;
   }
 
   /** The client's log: gated by its level, every line and field scrubbed. */

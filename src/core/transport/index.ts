@@ -22,6 +22,7 @@ export type { ReadError } from './parse.js';
 export { aboutId, checkId, type Id, path } from './path.js';
 export type { ApiConfig, Body, Query } from './request.js';
 export type { Method } from './retry.js';
+export { lazyParsers, type Parsers, type ResponseSchema, type SchemaRef, schemaRef } from './schema.js';
 export type {
   ApiName,
   AttemptEnd,

@@ -10,7 +10,7 @@ import {
   validationError,
 } from '../errors/index.js';
 import { type Records, refuseLong } from './records.js';
-import { compiled, PARSE_CONTEXT } from './schema.js';
+import { PARSE_CONTEXT } from './schema.js';
 
 /** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */
 export type ReadError = (answer: Answer, path: string, scrub: Scrub) => APIError | undefined;
@@ -34,7 +34,7 @@ export interface Answered {
 }
 
 /**
- * A 2xx answer as the schema's result.
+ * A 2xx answer as the schema's result (`schema`: with its generated parser installed, where there is one).
  * @throws the API's envelope error, or ResponseValidationError (not JSON, not the schema's shape, or a list
  * longer than `records` allows)
  */
@@ -49,11 +49,11 @@ export function parseAnswer<T>(a: Answered, schema: ZodType<T>, readError: ReadE
   const scrubbed = () => decodeAnswer(a.response, a.text, trace, trace.scrub);
   if (!answer.isJson) throw notJsonError(scrubbed(), a.response);
   if (records) refuseLong(a, records, answer.body);
-  const parsed = safeParse(compiled(schema), answer.body, PARSE_CONTEXT);
+  const parsed = safeParse(schema, answer.body, PARSE_CONTEXT);
   if (!parsed.success) {
     // Worded once the messages are loaded (`explained`): the same parse again, with them.
     throw new Misfit((error) => {
-      const again = safeParse(compiled(schema), answer.body, { ...PARSE_CONTEXT, error });
+      const again = safeParse(schema, answer.body, { ...PARSE_CONTEXT, error });
       return validationError(scrubbed(), (again.error ?? parsed.error).issues, trace.scrub);
     });
   }

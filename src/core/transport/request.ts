@@ -2,6 +2,7 @@ import type { RequestOptions } from './options.js';
 import type { ReadError } from './parse.js';
 import type { Records } from './records.js';
 import type { Method } from './retry.js';
+import type { Parsers } from './schema.js';
 import type { ApiName, OperationTelemetry } from './telemetry.js';
 
 /** Query values; `undefined` ones are left out. */
@@ -86,4 +87,6 @@ export interface ApiConfig extends Encoding {
   retryMethods: readonly Lowercase<Method>[];
   /** Reads an API's own error envelope from any answer (2xx included); `undefined` when it is not one. */
   readError: ReadError;
+  /** The API's response schemas with their generated parsers (`lazyParsers`): loaded by the first client. */
+  parsers: () => Promise<Parsers>;
 }
