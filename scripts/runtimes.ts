@@ -4,7 +4,7 @@
 // serve the reference server on 127.0.0.1 with `listen()`; workerd has no node:http server, so its worker
 // (bundled by esbuild) hands the clients the server's fetch handler in-process.
 // Each runtime is a pinned binary from an npm package, fetched once into the user cache like scripts/node.sh.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { cacheDir, createProject, mustRun, type Project, run, secs, tarball } from './lib/packaging.js';
@@ -85,6 +85,12 @@ const RUNTIMES: readonly Runtime[] = [
         external: ['node:*'],
         logLevel: 'error',
       });
+      // Workers refuse `new Function`: the worker proves it, and its bundle has the parsers generated at build time
+      // (`withParser`'s sentinel) and none of zod's generator, so every answer takes the generated fast path.
+      const bundled = readFileSync(join(project.dir, 'worker.bundle.mjs'), 'utf8');
+      if (!bundled.includes('zod.compile.invalid') || bundled.includes('generated code failed to evaluate')) {
+        throw new Error("the worker bundle lacks the generated parsers, or holds zod's code generator");
+      }
       writeFileSync(join(project.dir, 'config.capnp'), WORKERD_CONFIG);
       return [bin, ['test', 'config.capnp'], {}];
     },
