@@ -1,71 +1,127 @@
-// Runs one operation in a loop for a CPU profile of the client alone (the server runs in a child process):
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.ts <sdk|ky|fetch> <get|list|items|validate> [calls]
+// Runs one of the benchmark's calls in a loop for a CPU profile of the client alone (the server runs in a child
+// process, bench/server.ts: the answers of sections 1–3, the real servers' shapes):
+//
+//   node bench/profile.ts <variants> <get|list|items|validate> [calls] [--concurrency N] [--replay | --canned]
+//     [--out <dir>] [--blocks N]
+//
+// `<variants>` is one of sdk, ky, fetch, openai, or several joined by commas (`sdk,ky`). The calls are section 1's
+// (bench/lib/calls.ts), 64 at a time by default; `--concurrency 1` makes them one at a time, as section 1 does.
+// `--replay` calls the replay server (the same bytes, next to no server work); `--canned` answers from memory, as
+// section 1b does (no socket, no server). `calls` is per variant.
+//
+// `--out <dir>` profiles the timed calls only (after a warm-up of a tenth of them), through node:inspector: the calls
+// run in `--blocks` blocks (default 10), the variants' blocks alternating, each block its own profile in
+// `<dir>/<variant>/`, so drift on a shared machine reaches every variant alike. Without it, `node --cpu-prof`
+// profiles the whole process. Summarise with
+//   node bench/cpu-top.mjs <dir>/sdk 25 --calls <calls> --vs <dir>/ky
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { CatalogClient, ManagementClient } from 'content-platform-sdk';
-import ky from 'ky';
+import { parseArgs } from 'node:util';
+import { type Call, operations, VARIANTS } from './lib/calls.ts';
+import { answerer, benchServer, keysOf, record } from './lib/reference.ts';
+import type { ServerInfo } from './lib/server.ts';
 
-const [variant = 'sdk', op = 'get', callsArg = '20000'] = process.argv.slice(2);
-const calls = Number(callsArg);
-const child = spawn(process.execPath, [fileURLToPath(new URL('server.ts', import.meta.url))], {
-  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    concurrency: { type: 'string', default: '64' },
+    replay: { type: 'boolean', default: false },
+    canned: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    blocks: { type: 'string', default: '10' },
+  },
 });
-let line = '';
-for await (const l of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
-  line = l;
-  break;
+const [variantsArg = 'sdk', op = 'get', callsArg = '20000'] = positionals;
+const variants = variantsArg.split(',');
+const calls = Number(callsArg);
+const concurrency = Number(args.concurrency);
+const blocks = args.out ? Number(args.blocks) : 1;
+const OPS: Record<string, string> = {
+  get: 'pixels.get',
+  list: 'pixels.list (100)',
+  items: 'items.list (59)',
+  validate: 'purchases.validate',
+};
+const unknown = variants.find((v) => !(VARIANTS as readonly string[]).includes(v));
+if (unknown !== undefined || !OPS[op])
+  throw new Error(`unknown ${variantsArg} ${op}: <${VARIANTS.join('|')}>[,…] <get|list|items|validate>`);
+
+/** The server's URL and keys (a child process), or a canned fetch with its answers. */
+async function endpoint() {
+  if (args.canned) {
+    const server = benchServer();
+    const base = 'http://127.0.0.1:8';
+    const answer = answerer(await record(server, base));
+    const fetch = async (input: Request | string | URL) => {
+      const response = answer(input instanceof Request ? input.url : String(input));
+      if (!response) throw new Error(`no canned answer for ${String(input)}`);
+      return response;
+    };
+    return { endpoint: { base, ...keysOf(server), fetch }, stop: () => {} };
+  }
+  const child = spawn(process.execPath, [fileURLToPath(new URL('server.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let line = '';
+  for await (const l of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
+    line = l;
+    break;
+  }
+  const info = JSON.parse(line) as ServerInfo;
+  const base = args.replay ? info.replay : info.small;
+  const { managementKey, catalogKey, purchaseCode } = info;
+  return { endpoint: { base, managementKey, catalogKey, purchaseCode }, stop: () => child.kill('SIGTERM') };
 }
-const info = JSON.parse(line) as {
-  small: string;
-  managementKey: string;
-  catalogKey: string;
-  purchaseCode: string;
+
+const { endpoint: target, stop } = await endpoint();
+const operation = operations(target).find((o) => o.name === OPS[op]);
+const callOf = (variant: string) =>
+  operation?.calls[(VARIANTS as readonly string[]).indexOf(variant)] as Call;
+const loop = async (call: Call, n: number) => {
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      for (let i = w; i < n; i += concurrency) await call();
+    }),
+  );
 };
-const headers = { accept: 'application/json', authorization: `Bearer ${info.managementKey}` };
-const mgmt = new ManagementClient({ baseUrl: info.small, apiKey: info.managementKey });
-const catalog = new CatalogClient({ siteUrl: info.small, apiKey: info.catalogKey });
-const kyM = ky.create({ prefix: `${info.small}/api/v1/`, headers });
-const kyC = ky.create({ prefix: `${info.small}/api/`, headers: { accept: 'application/json' } });
-const body = { purchase_code: info.purchaseCode, api_key: info.catalogKey };
-const ops: Record<string, Record<string, () => Promise<unknown>>> = {
-  sdk: {
-    get: () => mgmt.pixels.get(1),
-    list: () => mgmt.pixels.list({ per_page: 100 }),
-    items: () => catalog.items.list(),
-    validate: () => catalog.purchases.validate(info.purchaseCode),
-  },
-  ky: {
-    get: () => kyM.get('pixels/1').json(),
-    list: () => kyM.get('pixels', { searchParams: { per_page: 100 } }).json(),
-    items: () => kyC.get('items/all', { searchParams: { api_key: info.catalogKey } }).json(),
-    validate: () => kyC.post('purchases/validation', { json: body }).json(),
-  },
-  fetch: {
-    get: () => fetch(`${info.small}/api/v1/pixels/1`, { headers }).then((r) => r.json()),
-    list: () => fetch(`${info.small}/api/v1/pixels?per_page=100`, { headers }).then((r) => r.json()),
-    items: () => fetch(`${info.small}/api/items/all?api_key=${info.catalogKey}`).then((r) => r.json()),
-    validate: () =>
-      fetch(`${info.small}/api/purchases/validation`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then((r) => r.json()),
-  },
-};
-const call = ops[variant]?.[op];
-if (!call) throw new Error(`unknown ${variant} ${op}`);
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: 64 }, async (_, w) => {
-    for (let i = w; i < calls; i += 64) await call();
-  }),
-);
-const cpu = process.cpuUsage(cpu0);
-const ms = performance.now() - t0;
-console.log(
-  `${variant} ${op}: ${calls} calls at concurrency 64, ${Math.round(calls / (ms / 1000))} req/s, ` +
-    `client CPU ${((cpu.user + cpu.system) / calls) | 0} µs/call`,
-);
-child.kill('SIGTERM');
+
+let session: Session | undefined;
+if (args.out) {
+  for (const v of variants) await loop(callOf(v), Math.round(calls / 10));
+  for (const v of variants) mkdirSync(`${args.out}/${v}`, { recursive: true });
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+}
+const spent = new Map(variants.map((v) => [v, { cpu: 0, ms: 0 }]));
+for (let block = 0; block < blocks; block += 1) {
+  for (let k = 0; k < variants.length; k += 1) {
+    const variant = variants[(block + k) % variants.length] as string;
+    const n = Math.round(calls / blocks);
+    await session?.post('Profiler.start');
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await loop(callOf(variant), n);
+    const cpu = process.cpuUsage(cpu0);
+    const ms = performance.now() - t0;
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`${args.out}/${variant}/${block}.cpuprofile`, JSON.stringify(profile));
+    }
+    const s = spent.get(variant) as { cpu: number; ms: number };
+    s.cpu += cpu.user + cpu.system;
+    s.ms += ms;
+  }
+}
+session?.disconnect();
+const where = args.replay ? ' (replayed)' : args.canned ? ' (canned)' : '';
+for (const [variant, s] of spent) {
+  console.log(
+    `${variant} ${op}${where}: ${calls} calls at concurrency ${concurrency}, ${Math.round(calls / (s.ms / 1000))} ` +
+      `req/s, client CPU ${(s.cpu / calls) | 0} µs/call${args.out ? ' (profiled)' : ''}`,
+  );
+}
+stop();

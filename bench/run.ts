@@ -14,6 +14,7 @@ import { coldStart } from './scenarios/cold-start.ts';
 import { fleet } from './scenarios/fleet.ts';
 import { latency } from './scenarios/latency.ts';
 import { layers } from './scenarios/layers.ts';
+import { payloads } from './scenarios/payloads.ts';
 import { size } from './scenarios/size.ts';
 import { telemetry } from './scenarios/telemetry.ts';
 import { throttle } from './scenarios/throttle.ts';
@@ -42,8 +43,10 @@ try {
     `- Date: ${started.toISOString()}${quick ? ' (quick run: fewer rounds)' : ''}`,
     '- The SDK under test is the built ESM entry (dist/index.js) run by plain node; the reference server runs',
     "  in a child process on 127.0.0.1 (node:http), so client timings and heap are the client's own.",
-    '- Sections 1 and 2 run against a server that sends `X-RateLimit-*` headers with a limit far away (the SDK',
-    "  throttle reads every answer); the walk's server sends none.",
+    "- Sections 1–3 time the calls on the real servers' payloads (REAL-SERVERS.md; listed and checked in section 1g):",
+    "  phpShort's Laravel pages, Marketbob's items and purchase, PHP-escaped JSON, the same bytes for every client, and",
+    "  `X-RateLimit-*` headers with a limit far away on every answer (the SDK throttle reads each); the walk's server",
+    '  sends none.',
     '- openai-node runs through its generic `get` / `post` methods (`maxRetries: 2`), not its typed resources.',
     '- Section 1d starts its own redis-server on 127.0.0.1 (persistence off) and its own node processes; it is',
     '  skipped when redis-server is not installed.',
@@ -59,6 +62,7 @@ try {
   say(...fleetRun.lines);
   say(...(await cache(ctx)).lines);
   say(...(await telemetry(ctx)).lines);
+  say(...(await payloads(ctx)).lines);
   const tput = await throughput(ctx);
   say(...tput.lines);
   say(...(await validation(ctx)).lines);
@@ -83,7 +87,7 @@ try {
   const results = new URL('RESULTS.md', import.meta.url);
   writeFileSync(
     results,
-    `${lines.join('\n')}\n${decisionsText}\n## Reproduce\n\n\`npm run bench\` (builds dist/ with tsup, then runs \`node bench/run.ts\`; about five minutes).\n`,
+    `${lines.join('\n')}\n${decisionsText}\n## Reproduce\n\n\`npm run bench\` (builds dist/ with tsup, then runs \`node bench/run.ts\`; about five minutes). Section 1g alone, three times: \`bash scripts/node.sh sh -c 'tsup --silent && node bench/real-payloads.ts --runs 3'\`.\n`,
   );
   // The repository's formatter owns Markdown layout (aligned tables); the numbers are untouched.
   spawnSync(`${root}node_modules/.bin/biome`, ['format', '--write', fileURLToPath(results)]);

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 export interface ServerInfo {
   small: string;
   big: string;
+  /** The small server's answers to the four timed calls, replayed byte for byte (section 1g). */
+  replay: string;
   managementKey: string;
   catalogKey: string;
   purchaseCode: string;

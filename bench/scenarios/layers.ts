@@ -1,8 +1,8 @@
 // Section 1b: the cost of each client layer alone, with no socket and no server work — every variant gets the
-// same canned answer from an in-memory fetch.
-import { createReferenceServer } from 'content-platform-sdk/testing';
+// same canned answer from an in-memory fetch: section 1's answers (real shapes, rate-limit headers), recorded once.
 import { check, operations } from '../lib/calls.ts';
 import type { Context, Section } from '../lib/env.ts';
+import { answerer, benchServer, keysOf, record } from '../lib/reference.ts';
 import { median, us } from '../lib/stats.ts';
 
 export interface LayerFigures {
@@ -13,38 +13,21 @@ export interface LayerFigures {
   openai: number;
 }
 
-/** A fetch answering every path with the reference server's answer to it, recorded once. */
+/**
+ * A fetch answering each of the four calls with the answer the server of section 1 gives it (the same
+ * configuration, `benchServer`: the real servers' shapes and rate-limit headers), recorded once.
+ */
 async function cannedFetch() {
-  const server = createReferenceServer({ seed: { pixels: 188, items: 50 } });
+  const server = benchServer();
   // A port nothing listens on (never reached: the canned fetch answers), and not one fetch refuses.
   const base = 'http://127.0.0.1:8';
-  const managementKey = server.keys.management[0] as string;
-  const catalogKey = server.keys.catalog[0] as string;
-  const purchaseCode = server.fixtures.purchaseCodes.supported;
-  const canned = new Map<string, { text: string; headers: [string, string][]; status: number }>();
-  const grab = async (path: string, init: RequestInit = {}) => {
-    const r = await server.fetch(new Request(`${base}${path}`, init));
-    canned.set(path.split('?')[0] as string, {
-      text: await r.text(),
-      headers: [...r.headers],
-      status: r.status,
-    });
-  };
-  const h = { accept: 'application/json', authorization: `Bearer ${managementKey}` };
-  await grab('/api/v1/pixels/1', { headers: h });
-  await grab('/api/v1/pixels?per_page=100', { headers: h });
-  await grab(`/api/items/all?api_key=${catalogKey}`);
-  await grab('/api/purchases/validation', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ purchase_code: purchaseCode, api_key: catalogKey }),
-  });
+  const answer = answerer(await record(server, base));
   const fake = async (input: Request | string | URL) => {
-    const c = canned.get(new URL(input instanceof Request ? input.url : String(input)).pathname);
-    if (!c) throw new Error(`no canned answer for ${String(input)}`);
-    return new Response(c.text, { status: c.status, headers: c.headers });
+    const response = answer(input instanceof Request ? input.url : String(input));
+    if (!response) throw new Error(`no canned answer for ${String(input)}`);
+    return response;
   };
-  return { base, managementKey, catalogKey, purchaseCode, fetch: fake };
+  return { base, ...keysOf(server), fetch: fake };
 }
 
 /** Batches of 100 calls, variants interleaved, medians of the per-call time. */
