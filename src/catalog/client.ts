@@ -135,13 +135,15 @@ export class CatalogClient {
       return await this.account.details(options);
     } catch (error) {
       if (!(error instanceof AccountRequestError) || error.status !== 401) throw error;
+      const hint = keyAdvice(this.#http.facts);
       const refused = new AuthenticationError({
         status: error.status,
         headers: error.headers,
         body: error.body,
+        // The envelope's error ends with the same hint (a 401 of account details): said once, at the end.
         message: advise(
-          `CatalogClient.verifyCredentials: the server refused the API key (${error.message})`,
-          keyAdvice(this.#http.facts),
+          `CatalogClient.verifyCredentials: the server refused the API key (${error.message.replace(`. ${hint}`, '')})`,
+          hint,
         ),
         cause: error,
       });

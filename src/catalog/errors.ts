@@ -9,6 +9,7 @@ import {
   ERROR_BODY_BYTES,
   InvalidPurchaseCodeError,
   ItemNotFoundError,
+  keyAdvice,
   MAX_JSON_DEPTH,
   NoItemsError,
   scrubHeaders,
@@ -69,8 +70,13 @@ export function readCatalogError(
   };
   if (condition) {
     const { type, text } = CONDITIONS[condition];
+    // A 401 (account details' answer to a wrong key) is the key refused: the hint every 401 of the SDK ends with.
     const advice =
-      condition !== 'request_unsuccessful' && !answer.facts?.keyAccepted ? WRONG_KEY_ADVICE : undefined;
+      answer.status === 401
+        ? keyAdvice(answer.facts)
+        : condition !== 'request_unsuccessful' && !answer.facts?.keyAccepted
+          ? WRONG_KEY_ADVICE
+          : undefined;
     return new type({ ...init, code: condition, message: advise(describe(answer, text, msg), advice) });
   }
   const code: CatalogErrorCode = answer.status === 400 ? 'bad_request' : 'unknown';

@@ -232,11 +232,18 @@ describe('Catalog errors a wrong key also gets', () => {
     expect(error.message).toBe(`${said}. ${WRONG_KEY}`);
   });
 
-  it('account details, which a wrong key gets as its own answer, says nothing of the kind', async () => {
+  it("account details' 401, the answer a wrong key gets there, ends with the key hint every 401 gives", async () => {
     answer(OPERATIONS[0]!, 401, fail('Invalid request', 'error'));
     const error = await failure(catalog().account.details());
     expect(error.message).toBe(
-      `GET ${API}/account/details?api_key=***: the request was unsuccessful (HTTP 401, server said "Invalid request")`,
+      `GET ${API}/account/details?api_key=***: the request was unsuccessful (HTTP 401, server said "Invalid request"). ` +
+        'Check the API key: it came from the `apiKey` option.',
+    );
+    expect(leakSurface(error)).not.toContain(KEY);
+    // Sent with another status, the envelope says nothing of the key: it is not a refusal of it.
+    answer(OPERATIONS[0]!, 200, fail('Invalid request', 'error'));
+    expect((await failure(catalog().account.details())).message).toBe(
+      `GET ${API}/account/details?api_key=***: the request was unsuccessful (HTTP 200, server said "Invalid request")`,
     );
   });
 

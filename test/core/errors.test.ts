@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as sdk from '../../src/index.js';
 
@@ -88,6 +89,76 @@ describe('error tree', () => {
       message: 'bad',
       attempts: 0,
       param: 'per_page',
+    });
+  });
+
+  it.each(cases)(
+    '%s shows no field without a value: not in toJSON(), util.inspect or its own fields',
+    (_, make) => {
+      const error = make() as sdk.ContentPlatformError;
+      const json = error.toJSON();
+      expect(Object.entries(json).filter(([, value]) => value === undefined)).toEqual([]);
+      expect(Object.entries(error).filter(([, value]) => value === undefined)).toEqual([]);
+      expect(inspect(error)).not.toContain('undefined');
+      expect(inspect(error, { customInspect: false })).not.toContain('undefined');
+      expect(JSON.stringify(error)).toBe(JSON.stringify(json));
+      // Still there to read, as undefined.
+      expect('requestId' in error && error.requestId === undefined).toBe(true);
+    },
+  );
+
+  it('keeps every field that has a value, in toJSON(), util.inspect and its own fields', () => {
+    const limited = new sdk.RateLimitError({ ...status, retryAfter: 30 });
+    expect(limited.toJSON()).toStrictEqual({
+      name: 'RateLimitError',
+      message: 'boom',
+      status: 400,
+      attempts: 0,
+      retryAfter: 30,
+      body: { message: 'm' },
+    });
+    expect(Object.keys(limited)).toEqual(['attempts', 'status', 'retryAfter']);
+    expect(inspect(limited)).toMatch(/\{ status: 400, attempts: 0, retryAfter: 30 \}$/);
+    const lost = new sdk.InternalServerError({ ...status, status: 502, mayHaveSucceeded: true });
+    expect(lost.toJSON()).toStrictEqual({
+      name: 'InternalServerError',
+      message: 'boom',
+      status: 502,
+      attempts: 0,
+      mayHaveSucceeded: true,
+      body: { message: 'm' },
+    });
+    expect(inspect(lost, { customInspect: false })).toMatch(
+      /\{\n {2}attempts: 0,\n {2}status: 502,\n {2}mayHaveSucceeded: true\n\}$/,
+    );
+    const refused = new sdk.APIConnectionError('x', { code: 'ECONNREFUSED', mayHaveSucceeded: false });
+    expect(refused.toJSON()).toStrictEqual({
+      name: 'APIConnectionError',
+      message: 'x',
+      attempts: 0,
+      code: 'ECONNREFUSED',
+      mayHaveSucceeded: false,
+    });
+    expect(Object.keys(refused)).toEqual(['attempts', 'code', 'mayHaveSucceeded']);
+    expect(new sdk.InvalidParamsError('bad', 'per_page').toJSON()).toStrictEqual({
+      name: 'InvalidParamsError',
+      message: 'bad',
+      attempts: 0,
+      param: 'per_page',
+    });
+    expect(new sdk.InvalidParamsError('bad').toJSON()).toStrictEqual({
+      name: 'InvalidParamsError',
+      message: 'bad',
+      attempts: 0,
+    });
+    // A body of an empty answer has no value either: toJSON() leaves it out too.
+    expect(new sdk.ResponseTooLargeError({ message: 'x', status: 200, limit: 1024 }).toJSON()).toStrictEqual({
+      name: 'ResponseTooLargeError',
+      message: 'x',
+      status: 200,
+      attempts: 0,
+      limit: 1024,
+      issues: [],
     });
   });
 

@@ -3,6 +3,7 @@
 //   not-found   a Management 404 from the reference server (an answer with headers and a body)
 //   catalog     a Catalog "item not found" envelope (a `msg` and a body as well)
 //   refused     a connection refused on 127.0.0.1 (a cause, no answer)
+//   request-id  a Management 503 that names its X-Request-Id and asks no wait (a requestId, no retryAfter)
 import { createServer } from 'node:net';
 import { CatalogClient } from '../../src/catalog/index.js';
 import { ManagementClient } from '../../src/management/index.js';
@@ -33,6 +34,13 @@ if (which === 'not-found') {
     apiKey: 'ck_UNCAUGHT_2',
     ...quiet,
   }).items.get(999_999);
+} else if (which === 'request-id') {
+  server.faults.script([{ status: 503, headers: { 'x-request-id': 'req-UNCAUGHT-3' } }]);
+  await new ManagementClient({
+    baseUrl: 'https://links.example.com',
+    apiKey: 'mk_UNCAUGHT_1',
+    ...quiet,
+  }).pixels.get(1);
 } else if (which === 'refused') {
   const baseUrl = `http://127.0.0.1:${await closedPort()}`;
   await new ManagementClient({

@@ -1,6 +1,7 @@
 // What an SDK error that nobody catches prints. Node's printer calls util.inspect with `customInspect: false`, so the
 // error's own [util.inspect.custom] never runs there: it shows the enumerable own fields. Those are the short facts
-// (status, code, attempts, requestId…); an answer's headers and body are kept on fields that are not enumerable.
+// (status, code, attempts, requestId…) that have a value; an answer's headers and body, and a fact without a value
+// (`requestId` when the server sent none), are kept on fields that are not enumerable.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
@@ -39,6 +40,9 @@ describe('an uncaught SDK error, as Node prints it', () => {
     );
     expect(stderr).toContain('status: 404');
     expect(stderr).toContain('attempts: 1');
+    // Exactly the facts that have a value: no `requestId: undefined`.
+    expect(stderr).toMatch(/ \{\n {2}attempts: 1,\n {2}status: 404\n\}\n/);
+    expect(stderr).not.toContain('undefined');
     expect(stderr).not.toContain('Headers');
     expect(stderr).not.toContain('headers');
     expect(stderr).not.toContain('body');
@@ -54,6 +58,8 @@ describe('an uncaught SDK error, as Node prints it', () => {
     );
     expect(stderr).toContain("code: 'item_not_found'");
     expect(stderr).toContain('status: 404');
+    expect(stderr).toMatch(/ \{\n {2}attempts: 1,\n {2}status: 404,\n {2}code: 'item_not_found'\n\}\n/);
+    expect(stderr).not.toContain('undefined');
     expect(stderr).not.toContain('Headers');
     expect(stderr).not.toContain('body');
     expect(stderr).not.toMatch(/\bmsg: /);
@@ -68,6 +74,21 @@ describe('an uncaught SDK error, as Node prints it', () => {
     );
     expect(stderr).toContain("code: 'ECONNREFUSED'");
     expect(stderr).toContain('mayHaveSucceeded: false');
+    expect(stderr).toMatch(
+      / \{\n {2}attempts: 1,\n {2}code: 'ECONNREFUSED',\n {2}mayHaveSucceeded: false,\n {2}\[cause\]: /,
+    );
+    expect(stderr).not.toContain('undefined');
+    expect(stderr).not.toContain('mk_UNCAUGHT_1');
+  }, 30_000);
+
+  it('an InternalServerError with a request id: the id kept, no retryAfter or mayHaveSucceeded it has no value for', async () => {
+    const { code, stderr } = await uncaught('request-id');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /InternalServerError: GET https:\/\/links\.example\.com\/api\/v1\/pixels\/1 failed with 503/,
+    );
+    expect(stderr).toMatch(/ \{\n {2}attempts: 1,\n {2}requestId: 'req-UNCAUGHT-3',\n {2}status: 503\n\}\n/);
+    expect(stderr).not.toContain('undefined');
     expect(stderr).not.toContain('mk_UNCAUGHT_1');
   }, 30_000);
 
@@ -101,14 +122,18 @@ describe('an uncaught SDK error, as Node prints it', () => {
       }),
     ];
     expect(errors.map((error) => Object.keys(error))).toEqual([
-      ['attempts', 'requestId', 'status'],
-      ['attempts', 'requestId', 'status'],
-      ['attempts', 'requestId', 'status', 'code'],
-      ['attempts', 'requestId', 'status'],
+      ['attempts', 'status'],
+      ['attempts', 'status'],
+      ['attempts', 'status', 'code'],
+      ['attempts', 'status'],
     ]);
     for (const error of errors) {
       const printed = inspect(error, { customInspect: false, depth: 5 });
-      expect(printed).not.toMatch(/HEADER-VALUE|BODY-VALUE|FIELD-VALUE|MSG-VALUE|ISSUE-PATH|Headers/);
+      expect(printed).not.toMatch(
+        /HEADER-VALUE|BODY-VALUE|FIELD-VALUE|MSG-VALUE|ISSUE-PATH|Headers|undefined/,
+      );
+      // Without a value, still a field to read.
+      expect('requestId' in error && error.requestId === undefined).toBe(true);
     }
     // Still there to read, and in toJSON().
     const [api, unprocessable, catalog, invalid] = errors as [

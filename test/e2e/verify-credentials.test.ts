@@ -12,7 +12,7 @@ import { createReferenceServer } from 'content-platform-sdk/testing';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { anAccount, fail, ok } from '../catalog/fixtures.js';
-import { failure } from '../helpers/failure.js';
+import { failure, leakSurface } from '../helpers/failure.js';
 import { useMsw } from '../helpers/msw.js';
 import { BASE_URL, laravel, laravelPage, ROOT, SECRET, wirePixel } from '../management/fixtures.js';
 
@@ -149,5 +149,48 @@ describe('CatalogClient.verifyCredentials', () => {
       expect(missing).toBeInstanceOf(ItemNotFoundError);
       expect(missing.message).not.toContain('wrong API key');
     }
+  });
+});
+
+describe('CatalogClient account.details() with a wrong key (the reference server answers 401)', () => {
+  const WRONG = 'ck_WRONG_KEY_7f3a';
+  const url = `GET ${SITE}/api/account/details?api_key=***`;
+  const said = 'the request was unsuccessful (HTTP 401, server said "طلب غير ناجح")';
+
+  it('says to check the key and where it came from, as every 401 does; never shows the key', async () => {
+    const server = createReferenceServer();
+    const catalog = new CatalogClient({ siteUrl: SITE, apiKey: WRONG, fetch: server.fetch, ...quiet });
+    const error = (await failure(catalog.account.details())) as AccountRequestError;
+    expect(error).toBeInstanceOf(AccountRequestError);
+    expect(error).toMatchObject({ status: 401, code: 'request_unsuccessful', attempts: 1 });
+    expect(error.message).toBe(`${url}: ${said}. Check the API key: it came from the \`apiKey\` option.`);
+    expect(error.message).not.toContain('verifyCredentials');
+    expect(leakSurface(error)).not.toContain(WRONG);
+  });
+
+  it('names CONTENT_PLATFORM_CATALOG_API_KEY when the key came from it', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', WRONG);
+    const server = createReferenceServer();
+    const catalog = new CatalogClient({ siteUrl: SITE, fetch: server.fetch, ...quiet });
+    const error = await failure(catalog.account.details());
+    expect(error.message).toBe(
+      `${url}: ${said}. Check the API key: it came from the environment variable CONTENT_PLATFORM_CATALOG_API_KEY.`,
+    );
+    expect(leakSurface(error)).not.toContain(WRONG);
+  });
+
+  it('verifyCredentials() gives that hint once, at the end of its own message', async () => {
+    const server = createReferenceServer();
+    const catalog = new CatalogClient({ siteUrl: SITE, apiKey: WRONG, fetch: server.fetch, ...quiet });
+    const error = await failure(catalog.verifyCredentials());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe(
+      `CatalogClient.verifyCredentials: the server refused the API key (${url}: ${said}). ` +
+        'Check the API key: it came from the `apiKey` option.',
+    );
+    expect((error.cause as Error).message).toBe(
+      `${url}: ${said}. Check the API key: it came from the \`apiKey\` option.`,
+    );
+    expect(leakSurface(error)).not.toContain(WRONG);
   });
 });

@@ -1,7 +1,10 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CatalogClient } from '../../src/catalog/index.js';
+import type { AttemptEnd, OperationEnd, OperationEvent, Telemetry } from '../../src/index.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
+import { failure, leakSurface } from '../helpers/failure.js';
 
 const MGMT = 'mk_LOGGINGTOKEN_x1';
 const CATALOG = 'ck+LOGGINGTOKEN/x2=';
@@ -12,6 +15,31 @@ beforeAll(async () => {
 });
 afterAll(() => live.close());
 beforeEach(() => server.reset());
+
+/** A port on 127.0.0.1 that nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A telemetry that keeps what each attempt's end, each event and the operation's end were told. */
+function recordingTelemetry() {
+  const attempts: AttemptEnd[] = [];
+  const events: OperationEvent[] = [];
+  const ends: OperationEnd[] = [];
+  const telemetry: Telemetry = {
+    operation: () => ({
+      run: (fn) => fn(),
+      attempt: () => ({ run: (fn) => fn(), end: (end) => void attempts.push(end) }),
+      event: (event) => void events.push(event),
+      end: (end) => void ends.push(end),
+    }),
+  };
+  return { telemetry, attempts, events, ends };
+}
 
 /**
  * A logger shaped like pino: methods that need their `this`, typed as pino's `LogFn` types them (an object first, or
@@ -196,4 +224,77 @@ describe('logging', () => {
     );
     expect(lines.join('\n')).not.toContain('LOGGINGTOKEN');
   });
+
+  it.each([
+    ['Management', 'pixels', MGMT],
+    ['Catalog', 'items/all', CATALOG],
+  ] as const)(
+    'a refused connection (%s) is APIConnectionError in every line and in telemetry, never TypeError',
+    async (api, path, key) => {
+      const logger = new PinoLike();
+      const { telemetry, attempts, events, ends } = recordingTelemetry();
+      const site = `http://127.0.0.1:${await closedPort()}`;
+      const options = { apiKey: key, logger, logLevel: 'debug' as const, maxRetries: 1, telemetry };
+      const call =
+        api === 'Management'
+          ? new ManagementClient({ baseUrl: site, ...options }).pixels.list()
+          : new CatalogClient({ siteUrl: site, ...options }).items.list();
+      const error = await failure(call);
+      expect(error).toMatchObject({ name: 'APIConnectionError', code: 'ECONNREFUSED', attempts: 2 });
+      // The call's failure line is written a tick after it rejects.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const url = `${site}/api${api === 'Management' ? '/v1' : ''}/${path}${api === 'Catalog' ? '?api_key=***' : ''}`;
+      const at = (attempt: number) => ({ method: 'GET', url, attempt });
+      const u = url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      expect(
+        logger.records.filter((r) => r.level === 'info' || !r.msg.includes(' request headers ')),
+      ).toEqual([
+        {
+          level: 'info',
+          msg: expect.stringMatching(
+            new RegExp(
+              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 1\\) → no answer after \\d+ ms: fetch failed$`,
+            ),
+          ),
+          fields: { ...at(1), durationMs: expect.any(Number), errorName: 'APIConnectionError' },
+        },
+        {
+          level: 'info',
+          msg: expect.stringMatching(
+            new RegExp(
+              `^\\[content-platform-sdk\\] GET ${u}: retry 1 of 1 in \\d+ ms after a connection error \\(ECONNREFUSED\\)$`,
+            ),
+          ),
+          fields: { ...at(1), retryInMs: expect.any(Number), errorName: 'APIConnectionError' },
+        },
+        {
+          level: 'info',
+          msg: expect.stringMatching(
+            new RegExp(
+              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 2\\) → no answer after \\d+ ms: fetch failed$`,
+            ),
+          ),
+          fields: { ...at(2), durationMs: expect.any(Number), errorName: 'APIConnectionError' },
+        },
+        {
+          level: 'debug',
+          msg: `[content-platform-sdk] call failed after 2 attempts: GET ${url} failed: could not reach the server (ECONNREFUSED).`,
+          fields: { ...at(2), durationMs: expect.any(Number), errorName: 'APIConnectionError' },
+        },
+      ]);
+      // The same name in telemetry: each attempt's end (beside what fetch threw), the retry event, the operation's end.
+      expect(attempts.map((end) => [end.errorName, (end.error as Error).name, end.response])).toEqual([
+        ['APIConnectionError', 'TypeError', undefined],
+        ['APIConnectionError', 'TypeError', undefined],
+      ]);
+      expect(events).toEqual([
+        { type: 'retry', retry: 1, errorName: 'APIConnectionError', waitMs: expect.any(Number) },
+      ]);
+      expect(ends.map((end) => (end.error as Error).name)).toEqual(['APIConnectionError']);
+      const seen = `${JSON.stringify(logger.records)} ${JSON.stringify(attempts.map((end) => end.errorName))}`;
+      expect(seen).not.toContain('TypeError');
+      expect(seen).not.toContain('LOGGINGTOKEN');
+      expect(leakSurface(error)).not.toContain('LOGGINGTOKEN');
+    },
+  );
 });

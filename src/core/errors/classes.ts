@@ -46,13 +46,14 @@ export class ContentPlatformError extends Error {
   /** How many requests the call sent: 0 when it failed before sending, 3 after two retries. */
   readonly attempts: number = 0;
   /** The server's `X-Request-Id` from the call's last answer, when it sent one: quote it to the API's support. */
-  readonly requestId: string | undefined = undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     // A server's words in a message (a reason phrase, a body, a header) keep no raw control character: shown in a
     // terminal, an ESC would steer it and a line break forge a line.
     super(escapeControls(message), options);
     Object.defineProperty(this, LINEAGE, { value: lineageOf(this) });
+    given(this, { requestId: undefined });
   }
 
   /** True for an instance of this class from any copy of the SDK (ESM, CommonJS, a second install). */
@@ -63,7 +64,7 @@ export class ContentPlatformError extends Error {
 
   /** A plain object for logs and JSON: class name, message and the error's own data, never the key. */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, ...this.summary() };
+    return defined({ name: this.name, message: this.message, ...this.summary() });
   }
 
   /** The short facts `toJSON()` and `util.inspect` show beside the message; subclasses add theirs. */
@@ -76,8 +77,7 @@ export class ContentPlatformError extends Error {
    * uncaught-error printer skips this method; it shows the enumerable own fields, which are the same facts.)
    */
   [INSPECT](_depth: number, options: object, inspect: (value: unknown, options?: object) => string): string {
-    const facts = Object.fromEntries(Object.entries(this.summary()).filter(([, v]) => v !== undefined));
-    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(facts, options)}`;
+    return `${this.stack ?? `${this.name}: ${this.message}`} ${inspect(defined(this.summary()), options)}`;
   }
 }
 
@@ -151,7 +151,7 @@ export class APIError extends ContentPlatformError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), body: this.body };
+    return defined({ ...super.toJSON(), body: this.body });
   }
 
   protected override summary(): Record<string, unknown> {
@@ -215,11 +215,11 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   declare readonly name: 'RateLimitError';
   /** Seconds to wait, from `Retry-After` (seconds or HTTP date), else `X-RateLimit-Reset` or its kin; undefined if absent. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: APIErrorInit & { retryAfter?: number | undefined }) {
     super(init);
-    this.retryAfter = init.retryAfter;
+    given(this, { retryAfter: init.retryAfter });
   }
 
   protected override summary(): Record<string, unknown> {
@@ -235,24 +235,22 @@ export class RateLimitError extends APIError {
 export class InternalServerError extends APIError {
   declare readonly name: 'InternalServerError';
   /** Seconds to wait, from a 503's `Retry-After` (seconds or HTTP date); undefined if absent or not a 503. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
   /**
    * `true` when a gateway answered a create (502, 504): it gave up on the server behind it, which may have created
    * the record all the same. Undefined for any other status or call.
    */
-  readonly mayHaveSucceeded: boolean | undefined;
+  declare readonly mayHaveSucceeded: boolean | undefined;
 
   constructor(
     init: APIErrorInit & { retryAfter?: number | undefined; mayHaveSucceeded?: boolean | undefined },
   ) {
     super(init);
-    this.retryAfter = init.retryAfter;
-    this.mayHaveSucceeded = init.mayHaveSucceeded;
+    given(this, { retryAfter: init.retryAfter, mayHaveSucceeded: init.mayHaveSucceeded });
   }
 
   protected override summary(): Record<string, unknown> {
-    const lost = this.mayHaveSucceeded === undefined ? {} : { mayHaveSucceeded: this.mayHaveSucceeded };
-    return { ...super.summary(), retryAfter: this.retryAfter, ...lost };
+    return { ...super.summary(), retryAfter: this.retryAfter, mayHaveSucceeded: this.mayHaveSucceeded };
   }
 }
 
@@ -293,7 +291,10 @@ export class CatalogError extends APIError {
   }
 }
 
-/** Catalog: account details were refused (`طلب غير ناجح`, code `request_unsuccessful`). @example `e instanceof AccountRequestError` */
+/**
+ * Catalog: account details were refused (`طلب غير ناجح`, code `request_unsuccessful`). Answered with 401 (a wrong
+ * key), the message names where the key came from, as every 401's does. @example `e instanceof AccountRequestError`
+ */
 export class AccountRequestError extends CatalogError {
   declare readonly name: 'AccountRequestError';
 }
@@ -343,13 +344,13 @@ export interface APIConnectionErrorInit {
 export class APIConnectionError extends ContentPlatformError {
   declare readonly name: 'APIConnectionError' | 'APIConnectionTimeoutError';
   /** The system error code, such as `ECONNREFUSED` or `ECONNRESET`, when there is one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** `false` when no request reached the server (refused, DNS); `true` when one left and got no answer. */
-  readonly mayHaveSucceeded: boolean;
+  declare readonly mayHaveSucceeded: boolean;
 
   constructor(message: string, init: APIConnectionErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = init.code;
+    given(this, { code: init.code });
     this.mayHaveSucceeded = init.mayHaveSucceeded ?? true;
   }
 
@@ -401,7 +402,7 @@ export class ResponseValidationError extends ContentPlatformError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), issues: this.issues, body: this.body };
+    return defined({ ...super.toJSON(), issues: this.issues, body: this.body });
   }
 
   protected override summary(): Record<string, unknown> {
@@ -440,11 +441,11 @@ export class ResponseTooLargeError extends ResponseValidationError {
 export class InvalidParamsError extends ContentPlatformError {
   declare readonly name: 'InvalidParamsError';
   /** The offending parameter or option, when there is one. */
-  readonly param: string | undefined;
+  declare readonly param: string | undefined;
 
   constructor(message: string, param?: string) {
     super(message);
-    this.param = param;
+    given(this, { param });
   }
 
   protected override summary(): Record<string, unknown> {
@@ -490,16 +491,34 @@ function aside(error: object, fields: Record<string, unknown>): void {
 }
 
 /**
+ * Sets the short facts as own fields, enumerable only when they have a value: Node's uncaught-error printer shows the
+ * enumerable ones, and so no `requestId: undefined`; an undefined one is still there to read (`'code' in error`).
+ */
+function given(error: object, fields: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(fields))
+    Object.defineProperty(error, name, {
+      value,
+      enumerable: value !== undefined,
+      configurable: true,
+      writable: true,
+    });
+}
+
+/** `fields` without those that are undefined: what `toJSON()` and `util.inspect` show. */
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/**
  * Records what the call went through on its error (the fields are read-only to users, set once here); a request id
- * keeps no raw control character (`\u001b` text), since logs and terminals show it.
+ * keeps no raw control character (`\u001b` text), since logs and terminals show it. An unknown one is not shown.
  */
 export function recordCall<E extends ContentPlatformError>(
   error: E,
   attempts: number,
   requestId: string | undefined,
 ): E {
-  const facts = error as { attempts: number; requestId: string | undefined };
-  facts.attempts = attempts;
-  facts.requestId = requestId === undefined ? undefined : escapeControls(requestId);
+  (error as { attempts: number }).attempts = attempts;
+  given(error, { requestId: requestId && escapeControls(requestId) });
   return error;
 }

@@ -2,6 +2,7 @@
 // not log its attempts (the default level, `warn`) carries none of it.
 import { type APIError, type ContentPlatformError, maskCodeFields } from '../errors/index.js';
 import type { Log } from './log.js';
+import { noAnswerName } from './no-answer.js';
 import type { Send } from './read-fetch.js';
 import type { Trace } from './trace.js';
 
@@ -49,7 +50,7 @@ export function logged(send: Send, trace: Trace, log: Log): Send {
       return response;
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
-      const errorName = (error as Error)?.name;
+      const errorName = noAnswerName(error, trace.init.signal, input.signal);
       log(
         'info',
         `${line} → no answer after ${durationMs} ms: ${(error as Error)?.message}`,

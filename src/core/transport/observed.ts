@@ -2,6 +2,7 @@
 // main entry carries none of it (see CONTRIBUTING, "Package size").
 import type { ClientThrottle } from '../throttle/index.js';
 import type { WithResponse } from './api-promise.js';
+import { noAnswerName } from './no-answer.js';
 import type { ApiName, AttemptTelemetry, OperationTelemetry, Telemetry } from './telemetry.js';
 import type { Trace } from './trace.js';
 
@@ -42,7 +43,7 @@ export async function observed<T>(
     return send();
   }
   if (walk) walk.first ??= op;
-  const safe = guarded(op, complain);
+  const safe = guarded(op, complain, trace.init.signal);
   trace.op = safe;
   const ended = (end: { error?: unknown; response?: Response }) =>
     safe.end({ ...end, requestId: trace.requestId, store: throttle.snapshot().store });
@@ -80,8 +81,15 @@ function hasMethods(value: object, names: readonly string[]): boolean {
   return names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 }
 
-/** `op` with every method kept from failing the call. */
-function guarded(op: OperationTelemetry, complain: Complain): OperationTelemetry {
+/**
+ * `op` with every method kept from failing the call. An attempt that ends without an answer is told the SDK error it
+ * stands for (`errorName`), named as its log line and the retry event name it; `caller` is the call's own signal.
+ */
+function guarded(
+  op: OperationTelemetry,
+  complain: Complain,
+  caller: AbortSignal | undefined,
+): OperationTelemetry {
   return {
     run: (fn) => runGuarded(op, fn, 'run()', complain),
     attempt: (start) => {
@@ -100,7 +108,13 @@ function guarded(op: OperationTelemetry, complain: Complain): OperationTelemetry
       const safe = attempt;
       return {
         run: (fn) => runGuarded(safe, fn, 'attempt run()', complain),
-        end: (end) => quietly(() => safe.end(end), 'attempt end()', complain),
+        end: (end) => {
+          const named =
+            end.response === undefined
+              ? { ...end, errorName: noAnswerName(end.error, caller, start.request.signal) }
+              : end;
+          quietly(() => safe.end(named), 'attempt end()', complain);
+        },
       };
     },
     event: (event) => quietly(() => op.event(event), 'event()', complain),

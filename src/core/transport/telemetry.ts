@@ -98,6 +98,11 @@ export interface AttemptEnd {
   response?: Response | undefined;
   /** What the fetch threw when no answer came: read its `name` and `cause.code` only, never its message. */
   error?: unknown;
+  /**
+   * When no answer came, the SDK error it stands for, as the retry event and the log lines name it:
+   * `APIConnectionError`, `APIConnectionTimeoutError` or `APIUserAbortError` (not the fetch's own `TypeError`).
+   */
+  errorName?: string | undefined;
   /** The answer's `X-Request-Id`, masked like every value the SDK shows. */
   requestId?: string | undefined;
 }
