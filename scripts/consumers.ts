@@ -52,6 +52,15 @@ const MISUSES: readonly { code: string; error: RegExp }[] = [
     error: /TS2322: Type 'string' is not assignable to type 'number'/,
   },
   {
+    // An unknown option is a compile error too (the Catalog's URL option is siteUrl), not only a runtime one.
+    code: `new CatalogClient({ baseUrl: 'https://market.example.com', apiKey: 'k' });`,
+    error: /TS2353: Object literal may only specify known properties, and 'baseUrl' does not exist/,
+  },
+  {
+    code: `await mgmt.pixels.get(1, { timout: 5_000 });`,
+    error: /TS(2353|2561): Object literal may only specify known properties, .*'timout' does not exist/,
+  },
+  {
     code: `mgmt.pixels.get(1).catch((e) => e instanceof NotFoundError && e.fieldErrors);`,
     error: /TS2339: Property 'fieldErrors' does not exist on type 'NotFoundError'/,
   },

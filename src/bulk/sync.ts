@@ -1,6 +1,6 @@
-import { escapeControls, InvalidParamsError, NotFoundError } from '../core/errors/index.js';
+import { checkKeys, escapeControls, InvalidParamsError, NotFoundError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { pool, type Settings, settings, Tally, tried } from './pool.js';
+import { checkRequest, pool, type Settings, settings, Tally, tried } from './pool.js';
 import {
   checkRows,
   createOnce,
@@ -31,6 +31,8 @@ export async function sync<T extends Named, Row extends NamedRow>(
   const desired = rowsOf(given, where, 'desired') as readonly Row[];
   if (typeof options !== 'object' || options === null)
     throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+  checkKeys(options, ['prune', 'request', 'signal'], where);
+  checkRequest(options.request, where);
   const { prune } = options;
   if (prune !== undefined && typeof prune !== 'boolean' && typeof prune !== 'function')
     throw new InvalidParamsError(`${where}: prune must be true, false or a function of a record.`, 'prune');

@@ -78,6 +78,7 @@ export class CatalogClient {
         urlEnv: 'CONTENT_PLATFORM_SITE_URL',
         keyEnv: 'CONTENT_PLATFORM_CATALOG_API_KEY',
         apiPath: '/api',
+        own: ['cache'],
       },
     );
     const api: ApiConfig = {

@@ -1,12 +1,12 @@
 import type { BulkOptions, ValidateManyReport } from '../bulk/index.js';
-import { InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
+import { checkKeys, InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
 import type {
   HttpClient,
   OperationTelemetry,
   RequestOptions,
   WithResponse,
 } from '../core/transport/index.js';
-import { APIPromise, checkSent, deferred, positive } from '../core/transport/index.js';
+import { APIPromise, checkSent, deferred, positive, REQUEST_OPTIONS } from '../core/transport/index.js';
 import type { PurchaseCache } from './cache.js';
 import { PurchaseAnswer } from './responses.js';
 import type { Purchase } from './schemas.js';
@@ -16,6 +16,8 @@ export interface ValidateOptions extends RequestOptions {
   /** `false`: ask the server even when the cache holds a fresh entry, and refresh it. No effect without a cache. */
   cache?: false | undefined;
 }
+
+const VALIDATE_OPTIONS = [...REQUEST_OPTIONS, 'cache'];
 
 /** `catalog.purchases`: purchase-code validation. */
 export class Purchases {
@@ -39,7 +41,8 @@ export class Purchases {
    * result's `purchase_code` is the code as given here (trimmed), not the server's spelling: so it is the same from
    * the server, from the cache (whose entries keep no code) and from a request shared with another spelling. Compare
    * codes you keep without regard to case.
-   * @throws {InvalidParamsError} before any request, when `purchaseCode` is not a non-empty string.
+   * @throws {InvalidParamsError} before any request, when `purchaseCode` is not a non-empty string, or `options` has
+   * an unknown key.
    * @throws {InvalidPurchaseCodeError} when the code is not valid (`كود الشراء غير صحيح`).
    * @throws {ResponseValidationError} when the answer is about another purchase code.
    * With the client's `cache`, a fresh entry answers without a request (`withResponse().cache` says `hit`), and a
@@ -50,14 +53,15 @@ export class Purchases {
   validate(purchaseCode: string, options?: ValidateOptions): APIPromise<Purchase> {
     return deferred(() => {
       const purchase_code = code(purchaseCode);
-      const cache = options?.cache;
+      checkKeys(options, VALIDATE_OPTIONS, 'purchases.validate');
+      // `cache` is not a transport option: the transport refuses a key it does not know.
+      const { cache, ...request } = options ?? {};
       if (cache !== undefined && cache !== false) {
         throw new InvalidParamsError(
           `cache for one validation can only be false; got ${String(cache)}.`,
           'cache',
         );
       }
-      // `cache` is not a transport option: the transport reads only the options it knows, so they pass as given.
       const ask = (given: RequestOptions | undefined, within?: OperationTelemetry) =>
         this.#http.request('POST', 'purchases/validation', PurchaseAnswer, {
           op: 'purchases.validate',
@@ -74,11 +78,11 @@ export class Purchases {
         data: { ...result.data, purchase_code },
       });
       const store = this.#cache;
-      if (store === undefined) return new APIPromise(ask(options).withResponse().then(theirs));
+      if (store === undefined) return new APIPromise(ask(request).withResponse().then(theirs));
       const http = this.#http;
-      const { signal, totalTimeout } = options ?? {};
+      const { signal, totalTimeout } = request;
       // A hit sends nothing: what the transport checks before sending is checked here, with its messages.
-      checkSent(options ?? {});
+      checkSent(request);
       if (totalTimeout !== undefined) positive(totalTimeout, 'totalTimeout');
       // One operation per validation, answered by the cache or by the request made under it.
       const op = http.operation('purchases.validate', 'POST', 'purchases/validation');
@@ -90,7 +94,7 @@ export class Purchases {
             ask: (flight) =>
               ask(
                 {
-                  ...options,
+                  ...request,
                   signal: flight.signal,
                   totalTimeout: flight.totalTimeout,
                   ...(flight.quick ? { maxRetries: 0 } : {}),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidParamsError } from '../core/errors/index.js';
+import { checkKeys, InvalidParamsError } from '../core/errors/index.js';
 import { PIXEL_TYPES, type PixelType } from './pixel-types.js';
 
 // The real server silently replaces a bad list value by its default (a typo returns the wrong data), so
@@ -119,7 +119,8 @@ export interface DomainUpdateParams {
 
 /**
  * Validates `params` against `schema`, returning the fields as form/query values (`null` becomes '').
- * @throws {InvalidParamsError} naming the parameter and what it allows, e.g. `per_page must be one of 10, 25, 50, 100`.
+ * @throws {InvalidParamsError} naming the parameter and what it allows, e.g. `per_page must be one of 10, 25, 50, 100`,
+ * or an unknown one (`unknown parameter "perPage"; did you mean per_page?`).
  */
 export function checkParams<S extends z.ZodMiniObject>(
   schema: S,
@@ -132,13 +133,8 @@ export function checkParams<S extends z.ZodMiniObject>(
     return Object.fromEntries(fields.map(([key, value]) => [key, value === null ? '' : value]));
   }
   const issue = parsed.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const allowed = Object.keys(schema.shape).join(', ');
-    throw new InvalidParamsError(
-      `${where}: unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; allowed: ${allowed}.`,
-      issue.keys[0],
-    );
-  }
+  // Throws, naming the nearest parameter when one is close (`per_page` for `perPage`).
+  if (issue.code === 'unrecognized_keys') checkKeys(params, Object.keys(schema.shape), where, 'parameter');
   const name = issue.path[0];
   if (name === undefined) {
     throw new InvalidParamsError(`${where}: the parameters must be an object; got ${show(params)}.`);

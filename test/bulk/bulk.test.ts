@@ -229,10 +229,13 @@ describe('createMany and its options, as a user gets them wrong', () => {
     expect(api.store.pixels(KEY).length).toBe(stored);
   });
 
-  it('an unknown option is refused, naming the options', async () => {
+  it('an unknown option is refused, naming the nearest option, else the options', async () => {
     const { mgmt } = await live({ seed: false });
     await expect(mgmt.pixels.createMany(rows(1), { concurency: 2 } as never)).rejects.toThrow(
-      'pixels.createMany: unknown option "concurency"; the options are concurrency, attempts, signal, onProgress, request.',
+      'pixels.createMany: unknown option "concurency"; did you mean concurrency?',
+    );
+    await expect(mgmt.pixels.createMany(rows(1), { parallel: 2 } as never)).rejects.toThrow(
+      'pixels.createMany: unknown option "parallel"; the options are concurrency, attempts, signal, onProgress, request.',
     );
   });
 

@@ -136,9 +136,14 @@ describe('hooks that are not ky hook lists are refused, per call as per client',
       'hooks.afterResponse must be an array of functions; got a number at index 1.',
     ],
     [
-      'an unknown hook',
+      'an unknown hook, near a known one',
       { beforeRequests: [() => {}] },
-      'hooks.beforeRequests is not a ky hook; the hooks are init, beforeRequest, beforeRetry, beforeError, afterResponse.',
+      'hooks: unknown hook "beforeRequests"; did you mean beforeRequest?',
+    ],
+    [
+      'an unknown hook',
+      { onError: [() => {}] },
+      'hooks: unknown hook "onError"; the hooks are init, beforeRequest, beforeRetry, beforeError, afterResponse.',
     ],
   ];
 
@@ -154,7 +159,9 @@ describe('hooks that are not ky hook lists are refused, per call as per client',
       const error = await failure(call);
       expect(error).toBeInstanceOf(InvalidParamsError);
       expect(error.message).toBe(message);
-      expect((error as InvalidParamsError).param).toBe('hooks');
+      // An unknown hook's name is the param; any other fault is in `hooks` itself.
+      const unknown = /unknown hook "(\w+)"/.exec(message)?.[1];
+      expect((error as InvalidParamsError).param).toBe(unknown ?? 'hooks');
     }
     expect(c.sent).toEqual([]);
   });

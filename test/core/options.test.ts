@@ -188,7 +188,7 @@ describe('resolveOptions', () => {
   ])('refuses a key with %s at construction, without showing it', (_, apiKey) => {
     for (const kind of [MANAGEMENT_KIND, CATALOG_KIND]) {
       const error = failure(() =>
-        resolveOptions({ apiKey, baseUrl: 'https://x.example.com', siteUrl: 'https://x.example.com' }, kind),
+        resolveOptions({ apiKey, [kind.urlOption]: 'https://x.example.com' }, kind),
       );
       expect(error.param).toBe('apiKey');
       expect(error.message).toBe(

@@ -204,7 +204,7 @@ describe('Domains.update', () => {
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect((error as InvalidParamsError).param).toBe('name');
     expect(error.message).toContain(
-      'domains.update: unknown parameter "name"; allowed: index_page, not_found_page.',
+      'domains.update: unknown parameter "name"; the parameters are index_page, not_found_page.',
     );
     expect(msw.captured).toHaveLength(0);
   });

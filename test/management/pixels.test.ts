@@ -120,10 +120,11 @@ describe('Pixels.list', () => {
     [{ page: 1.5 }, 'page', 'page must be a whole number of at least 1; got 1.5'],
     [{ search: 5 }, 'search', 'search must be a string; got 5'],
     [
-      { perPage: 25 },
-      'perPage',
-      'unknown parameter "perPage"; allowed: search, search_by, type, sort_by, sort, per_page, page.',
+      { pagesize: 25 },
+      'pagesize',
+      'unknown parameter "pagesize"; the parameters are search, search_by, type, sort_by, sort, per_page, page.',
     ],
+    [{ perPage: 25 }, 'perPage', 'unknown parameter "perPage"; did you mean per_page?'],
   ])('rejects %j before any request', async (params, param, message) => {
     const error = await failure(() => client().pixels.list(params as never));
     expect(error).toBeInstanceOf(InvalidParamsError);
@@ -276,7 +277,7 @@ describe('Pixels.create', () => {
     [
       { name: 'FB', type: 'facebook', value: '1', id: 3 },
       'id',
-      'unknown parameter "id"; allowed: name, type, value.',
+      'pixels.create: unknown parameter "id"; the parameters are name, type, value.',
     ],
   ])('rejects %j before any request', async (params, param, message) => {
     const error = await failure(() => client().pixels.create(params as never));

@@ -1,4 +1,4 @@
-import { ContentPlatformError, InvalidParamsError } from '../errors/index.js';
+import { ContentPlatformError, checkKeys, InvalidParamsError } from '../errors/index.js';
 import { APIPromise, rejected } from '../transport/index.js';
 import { stalled } from './checks.js';
 import { type Identified, normalise, type PageMeta, type RawPage } from './meta.js';
@@ -114,9 +114,11 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * The pages themselves, from this one to the last, each fetched when the loop asks for it: for a script that
    * records `page.meta.current_page` as it goes and resumes later with `list({ ...params, page: n + 1 })`.
    * Items come as each page has them (an item pushed on by a new record can come twice; see the class notes).
+   * @throws {InvalidParamsError} `options` has a key other than `onProgress` (before any further request).
    * @throws {ResponseValidationError} a page that repeats only ids already seen, yet says more pages follow.
    */
   async *pages(options?: WalkOptions): AsyncGenerator<Page<T>, void, undefined> {
+    this.#check(() => checkKeys(options, ['onProgress'], 'pages'));
     const seen = new Set<number>();
     for await (const page of this.#walk(seen, options?.onProgress)) {
       for (const item of page.data) seen.add(item.id);
@@ -154,18 +156,19 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
 
   /**
    * The first `limit` items from this page on, as an array, fetching no page past the one that completes it.
-   * @throws {InvalidParamsError} `limit` is not a positive integer (before any further request).
+   * @throws {InvalidParamsError} `limit` is not a positive integer, or `options` has a key other than `limit` and
+   * `onProgress` (before any further request).
    */
   async toArray(options: ToArrayOptions): Promise<T[]> {
     const limit = options?.limit;
-    if (!Number.isSafeInteger(limit) || limit < 1) {
-      // The first page is already under way: its failure, if any, is not the caller's concern now.
-      this.catch(() => {});
-      throw new InvalidParamsError(
-        `toArray: limit must be a positive integer, got ${String(limit)}.`,
-        'limit',
-      );
-    }
+    this.#check(() => {
+      checkKeys(options, ['limit', 'onProgress'], 'toArray');
+      if (!Number.isSafeInteger(limit) || limit < 1)
+        throw new InvalidParamsError(
+          `toArray: limit must be a positive integer, got ${String(limit)}.`,
+          'limit',
+        );
+    });
     const items: T[] = [];
     const given = new Set<number>();
     walk: for await (const page of this.#walk(given, options.onProgress)) {
@@ -177,6 +180,16 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
       }
     }
     return items;
+  }
+
+  /** Runs `check` of the caller's options; when it throws, the first page (already under way) is not their concern. */
+  #check(check: () => void): void {
+    try {
+      check();
+    } catch (error) {
+      this.catch(() => {});
+      throw error;
+    }
   }
 }
 

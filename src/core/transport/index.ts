@@ -15,6 +15,7 @@ export {
   type HeaderInput,
   mergeOptions,
   positive,
+  REQUEST_OPTIONS,
   type RequestOptions,
   resolveOptions,
 } from './options.js';

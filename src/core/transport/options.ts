@@ -1,6 +1,6 @@
 import type { Hooks, KyInstance } from 'ky';
 import { VERSION } from '../../version.js';
-import { type ClientSetup, InvalidParamsError, redactUrl, scrubber } from '../errors/index.js';
+import { type ClientSetup, checkKeys, InvalidParamsError, redactUrl, scrubber } from '../errors/index.js';
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
@@ -91,6 +91,27 @@ export interface ClientOptions {
   telemetry?: Telemetry | undefined;
 }
 
+/** The names of `ClientOptions`, for the check of unknown ones (a type test keeps the two the same). */
+export const CLIENT_OPTIONS = [
+  'apiKey',
+  'timeout',
+  'totalTimeout',
+  'maxRetries',
+  'maxRetryAfter',
+  'maxResponseBytes',
+  'headers',
+  'appInfo',
+  'logger',
+  'logLevel',
+  'rateLimit',
+  'hooks',
+  'ky',
+  'fetch',
+  'telemetry',
+  'allowInsecureHttp',
+  'dangerouslyAllowBrowser',
+] as const;
+
 /** A wrapper's or an application's name for the `User-Agent`: `name/version (+url)`. */
 export interface AppInfo {
   /** A product token: letters, digits and `!#$%&'*+.^_\`|~-`, e.g. `acme-wrapper`. */
@@ -129,6 +150,22 @@ export interface RequestOptions {
   rateLimit?: false | undefined;
 }
 
+/**
+ * The names of `RequestOptions`: a call refuses any other key (ky's own options such as `retry` or `json` are not
+ * passed through per call; a client's `ky` instance carries those). A type test keeps the two the same.
+ */
+export const REQUEST_OPTIONS = [
+  'signal',
+  'timeout',
+  'totalTimeout',
+  'maxRetries',
+  'maxRetryAfter',
+  'maxResponseBytes',
+  'headers',
+  'hooks',
+  'rateLimit',
+] as const;
+
 /** The options a client actually runs with, after defaults, env fallbacks and checks. */
 export interface ResolvedOptions {
   apiKey: string;
@@ -166,6 +203,8 @@ export interface ClientKind {
   keyEnv: string;
   /** Path the SDK appends (`/api/v1` / `/api`). */
   apiPath: string;
+  /** The client's options beyond the shared ones and `urlOption` (Catalog: `cache`). */
+  own?: readonly string[] | undefined;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
@@ -190,13 +229,21 @@ function inBrowser(): boolean {
 
 /**
  * Applies defaults and env fallbacks, and fails fast on anything that would only fail later.
- * @throws {InvalidParamsError} a missing key or URL, a malformed URL or one on a port fetch refuses, a bad timeout
- * or retry count, a browser.
+ * @throws {InvalidParamsError} an unknown option (`baseUrl` given to the Catalog client, whose option is `siteUrl`,
+ * would silently use its env variable), a missing key or URL, a malformed URL or one on a port fetch refuses, a bad
+ * timeout or retry count, a browser.
  */
 export function resolveOptions(
   options: ClientOptions & Record<string, unknown>,
   kind: ClientKind,
 ): ResolvedOptions {
+  checkKeys(
+    options,
+    [kind.urlOption, ...CLIENT_OPTIONS, ...(kind.own ?? [])],
+    kind.client,
+    'option',
+    options.apiKey ?? env(kind.keyEnv),
+  );
   if (inBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new InvalidParamsError(
       `${kind.client} refuses to run in a browser: the API key would be visible to every visitor. ` +
@@ -500,13 +547,8 @@ export function checkHooks(hooks: unknown, param: string): Hooks | undefined {
       param,
     );
   }
+  checkKeys(hooks, HOOK_NAMES, param, 'hook');
   for (const [name, list] of Object.entries(hooks as object)) {
-    if (!HOOK_NAMES.includes(name)) {
-      throw new InvalidParamsError(
-        `${param}.${name} is not a ky hook; the hooks are ${HOOK_NAMES.join(', ')}.`,
-        param,
-      );
-    }
     if (list === undefined) continue;
     const bad = Array.isArray(list) ? list.findIndex((hook) => typeof hook !== 'function') : -1;
     if (!Array.isArray(list) || bad >= 0) {
@@ -527,11 +569,12 @@ function kindOf(value: unknown): string {
 }
 
 /**
- * Checks what a call's options hold that the transport reads before sending (its `signal` and `hooks`): a call that
- * sends nothing (a cache hit) checks them here too, so no bad option passes unseen.
- * @throws {InvalidParamsError} naming the option.
+ * Checks what a call's options hold that the transport reads before sending (its keys, `signal` and `hooks`): a call
+ * that sends nothing (a cache hit) checks them here too, so no bad option passes unseen.
+ * @throws {InvalidParamsError} naming the option: an unknown one (with the nearest known name when one is close).
  */
 export function checkSent(options: RequestOptions): void {
+  checkKeys(options, REQUEST_OPTIONS, 'request options');
   const { signal } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new InvalidParamsError(

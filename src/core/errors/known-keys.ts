@@ -1,0 +1,69 @@
+import { InvalidParamsError } from './classes.js';
+
+/**
+ * Refuses a key of `given` that is not in `known` (an options or params object): left unread, a typo would silently
+ * fall back to a default or an env variable. The message names the nearest known name when one is close, else lists
+ * them; it shows names only, never a value, and never a name that holds `secret` (the API key).
+ * @throws {InvalidParamsError} naming the first unknown key, e.g. `CatalogClient: unknown option "baseUrl"; did you
+ * mean siteUrl?`; or `given` is neither an object nor `undefined` / `null`.
+ */
+export function checkKeys(
+  given: unknown,
+  known: readonly string[],
+  where: string,
+  noun = 'option',
+  secret?: string,
+): void {
+  if (given == null) return;
+  if (typeof given !== 'object')
+    throw new InvalidParamsError(`${where}: the ${noun}s must be an object; got a ${typeof given}.`);
+  const name = Object.keys(given).find((key) => !known.includes(key));
+  if (name === undefined) return;
+  const near = nearest(name, known);
+  // An identifier is shown (JSON-quoted); anything else, or a name holding the key, could be a pasted secret.
+  const shown = /^[\w$-]{1,40}$/.test(name) && !(secret && name.includes(secret));
+  throw new InvalidParamsError(
+    `${where}: unknown ${noun} ${shown ? JSON.stringify(name) : '(name not shown)'}; ${near ? `did you mean ${near}?` : `the ${noun}s are ${known.join(', ')}.`}`,
+    shown ? name : undefined,
+  );
+}
+
+// The other client's name for its URL option: what a copy from one client's setup to the other's carries.
+const ALIASES: Record<string, string> = { baseurl: 'siteurl', siteurl: 'baseurl' };
+
+/**
+ * The name of `known` nearest `name` when it is close: the same in any case and without `_` or `-` (`per_page` for
+ * `perPage`), an alias (`siteUrl` for `baseUrl`), or within an edit distance (a swap of two neighbours counts one)
+ * of a third of its length (`timeout` for `timout`, `cache` for `cahce`); `undefined` otherwise.
+ */
+export function nearest(name: string, known: readonly string[]): string | undefined {
+  const norm = (text: string) => text.toLowerCase().replace(/[-_]/g, '');
+  const asked = norm(name);
+  let best: string | undefined;
+  let least = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const target = norm(candidate);
+    // Edit distance with swaps (optimal string alignment), a row at a time.
+    let before: number[] = [];
+    let row = Array.from({ length: target.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= asked.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= target.length; j++) {
+        next[j] = Math.min(
+          row[j]! + 1,
+          next[j - 1]! + 1,
+          row[j - 1]! + (asked[i - 1] === target[j - 1] ? 0 : 1),
+        );
+        if (asked[i - 1] === target[j - 2] && asked[i - 2] === target[j - 1])
+          next[j] = Math.min(next[j]!, before[j - 2]! + 1);
+      }
+      [before, row] = [row, next];
+    }
+    const distance = ALIASES[asked] === target ? 0 : row[target.length]!;
+    if (distance < least && distance <= Math.max(1, Math.floor(target.length / 3))) {
+      least = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
