@@ -16,14 +16,6 @@ function throwAsync() {
   throw new $ZodAsyncError();
 }
 
-/** A custom check (`z.refine`, `.check(fn)`) run on a payload of its own: its value, or INVALID if it added an issue. */
-const checked = (checkFn) => (value) => {
-  const fakePayload = { value, issues: [], addIssue: pushIssue };
-  const result = checkFn(fakePayload);
-  if (result instanceof Promise) throwAsync();
-  return fakePayload.issues.length === 0 ? fakePayload.value : INVALID;
-};
-
 /** A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. */
 const transformed = (transformFn) => (value) => {
   const fakePayload = { value, issues: [], addIssue: pushIssue };
@@ -31,9 +23,6 @@ const transformed = (transformFn) => (value) => {
   if (result instanceof Promise) return INVALID;
   return fakePayload.issues.length === 0 ? result : INVALID;
 };
-
-/** A default's value, read when it is needed (zod's `defaultGetter`). */
-const defaulted = (schema) => () => schema._zod.def.defaultValue;
 
 /** A node of a schema: `path` steps through each schema's definition; `@check` is a check's own function. */
 const at = (node, path) => {

@@ -3,26 +3,13 @@
 // biome-ignore-all lint: generated code
 // biome-ignore-all format: generated code
 // @ts-nocheck
-import { $ZodAsyncError, INVALID, util, withParser } from 'zod/v4/core';
+import { INVALID, util, withParser } from 'zod/v4/core';
 import { DeleteReceiptSchema, DomainPageSchema, DomainResponseSchema, PixelPageSchema, PixelResponseSchema } from './schemas.js';
 
 /** The `addIssue` of the payload a check or transform gets (zod's `pushIssue`). */
 function pushIssue(issue) {
   this.issues.push(issue);
 }
-
-/** A check or refine that returned a promise: zod's interpreter throws for it. */
-function throwAsync() {
-  throw new $ZodAsyncError();
-}
-
-/** A custom check (`z.refine`, `.check(fn)`) run on a payload of its own: its value, or INVALID if it added an issue. */
-const checked = (checkFn) => (value) => {
-  const fakePayload = { value, issues: [], addIssue: pushIssue };
-  const result = checkFn(fakePayload);
-  if (result instanceof Promise) throwAsync();
-  return fakePayload.issues.length === 0 ? fakePayload.value : INVALID;
-};
 
 /** A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. */
 const transformed = (transformFn) => (value) => {
