@@ -20,5 +20,10 @@ export default defineConfig({
     environment: 'node',
     restoreMocks: true,
     unstubEnvs: true,
+    // A test's timeout is a safety limit for a hang, not a speed claim (benchmarks measure speed). vitest's default,
+    // 5 s, failed CPU-bound tests (fast-check properties, a queue of 100 000 waiters) that take 2-4 s alone and 7-12 s
+    // next to three busy processes on a 2-core machine. A test that means a time bound asserts it itself.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -15,8 +15,12 @@
 //   TIMEOUT, MAX_CONCURRENT   the client's `timeout` and `rateLimit.maxConcurrent`, when set
 //   CACHE         '1': validations go through a purchase cache on the same Redis store
 //   EXIT          '1': print the result and `process.exit(0)` right after the last call, Redis left open (a cron job)
+//   GATED         '1': once ready, wait for a line on stdin before the first call (the parent starts a fleet at once)
+// Once its clients are made (and, with START=await, connected), it writes `{"ready":true}` to stderr: what came
+// before is start-up, the machine's time; the parent's limit for the calls counts from there.
 // Every log line of the client goes to stderr as one JSON object `{ level, message, fields }`. The result goes to
-// stdout as one JSON line: `{ succeeded, failed, errors: { [name]: count }, store, ms, redisErrors }`. Then the
+// stdout as one JSON line: `{ succeeded, failed, errors: { [name]: count }, store, ms, msAlone, redisErrors }` (`ms`:
+// the calls' wall-clock time; `msAlone`: the same less this process's wait for a CPU, test/helpers/load.ts). Then the
 // process exits on its own; if anything keeps it alive 3 s after the Redis client is closed, it prints
 // `{ "lingering": true }` to stderr and exits anyway.
 import { writeSync } from 'node:fs';
@@ -24,6 +28,7 @@ import { CatalogClient } from '../../src/catalog/index.js';
 import type { Logger } from '../../src/core/transport/index.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { redisStore } from '../../src/redis/index.js';
+import { mark, since, wallSince } from '../helpers/load.js';
 
 const env = process.env;
 const mode = env.MODE ?? 'create';
@@ -118,6 +123,16 @@ const catalog =
 const codes: string[] = JSON.parse(env.CODES ?? '[]');
 const name = env.NAME ?? `p${process.pid}`;
 
+process.stderr.write('{"ready":true}\n');
+if (env.GATED === '1') {
+  // The parent says go once every process of the fleet is ready.
+  await new Promise<void>((resolve) => {
+    process.stdin.once('data', () => resolve());
+    process.stdin.once('end', () => resolve());
+  });
+  process.stdin.destroy();
+}
+
 if (mode === 'hang') {
   // The parent scripts a hang for this request and kills the process while it waits.
   await mgmt?.pixels.list();
@@ -134,7 +149,7 @@ const call = (i: number) =>
         value: String(1_000_000 + i),
       });
 
-const started = performance.now();
+const started = mark();
 let next = 0;
 let succeeded = 0;
 let failed = 0;
@@ -154,9 +169,11 @@ await Promise.all(
     }
   }),
 );
-const ms = Math.round(performance.now() - started);
+const ms = Math.round(wallSince(started));
+// The calls' time less this process's wait for a CPU meanwhile: what a bound on the SDK's time should read.
+const msAlone = Math.round(since(started));
 const snapshot = (catalog ?? (mgmt as ManagementClient)).rateLimit;
-const result = { succeeded, failed, errors, store: snapshot.store ?? null, ms, redisErrors };
+const result = { succeeded, failed, errors, store: snapshot.store ?? null, ms, msAlone, redisErrors };
 if (env.EXIT === '1') {
   // Synchronously, so nothing else gets a turn of the event loop before the exit.
   writeSync(1, `${JSON.stringify(result)}\n`);

@@ -207,18 +207,23 @@ export function slowBody(options: { chunks: number; gapMs: number; stallAfter?: 
   };
 }
 
-/** Milliseconds since `started`. */
-export function since(started: number): number {
-  return performance.now() - started;
-}
+// A scenario's time bounds read `since(mark())`: its time less what a loaded machine kept this thread waiting for a
+// CPU (client and server both run in this thread), so they hold the SDK to them and not the machine; lower bounds read
+// `wallSince`.
+export { type Mark, mark, since, wallSince } from '../helpers/load.js';
 
 /** One named fault-injection scenario: it arranges faults, makes calls and asserts the outcome and timing. */
 export interface Scenario {
   name: string;
   /** Transports it runs over; default the real socket. */
   via?: readonly Transport[];
-  /** The scenario must finish within this many ms (the test's own timeout is a little longer). */
+  /**
+   * The scenario must finish within this many ms, less the time a loaded machine kept this thread waiting for a CPU
+   * (`since`); the test's own timeout, on the wall clock, is a minute longer, for a hang only.
+   */
   within: number;
+  /** Builds what the scenario serves (a compressed bomb) before it starts: not the SDK's time, nor its attempts'. */
+  prepare?(): unknown;
   run(rig: Rig, via: Transport): Promise<void>;
 }
 

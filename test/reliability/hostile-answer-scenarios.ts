@@ -14,9 +14,11 @@ import {
   editJson,
   failure,
   type Middleware,
+  mark,
   type Scenario,
   since,
   TOKEN,
+  wallSince,
 } from './harness.js';
 
 const down = () => {
@@ -324,7 +326,7 @@ export const hostileAnswerScenarios: Scenario[] = [
         },
       ]);
       const client = rig.mgmt(via);
-      const started = performance.now();
+      const started = mark();
       await expect(client.pixels.get(1)).resolves.toMatchObject({ id: 1 });
       expect(since(started)).toBeLessThan(1_000);
       expect(attempts(rig)).toBe(2);
@@ -338,9 +340,9 @@ export const hostileAnswerScenarios: Scenario[] = [
       rig.server.faults.script([
         { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'x-ratelimit-reset': '1' } },
       ]);
-      const started = performance.now();
+      const started = mark();
       await expect(rig.mgmt(via).pixels.get(1)).resolves.toMatchObject({ id: 1 });
-      expect(since(started)).toBeGreaterThanOrEqual(950);
+      expect(wallSince(started)).toBeGreaterThanOrEqual(950);
       expect(attempts(rig)).toBe(2);
     },
   },

@@ -2,7 +2,8 @@
 // ten valid, the rest refused) against the reference server in this process, in batches of `BATCH` at once, with no
 // cache or with one (`CACHE=1`, `maxEntries` 50, so its own entries stay few), and prints the heap after GC before
 // and after them. A license server validates distinct codes for months: whatever the SDK keeps per code (an error,
-// a pattern that masks the code, a name, a refusal, a flight) shows here as growth with the count.
+// a pattern that masks the code, a name, a refusal, a flight) shows here as growth with the count. Each batch done
+// writes a `.` to stderr, so the parent can tell a child that is slow (a loaded machine) from one that is stuck.
 import { CatalogClient } from '../../src/catalog/index.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 
@@ -55,6 +56,8 @@ async function validate(from: number, n: number): Promise<void> {
     }
     await Promise.all(calls);
     server.reset();
+    // One byte a batch: the parent's sign that this process is still getting on (it kills one that stalls).
+    process.stderr.write('.');
   }
 }
 
