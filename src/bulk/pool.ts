@@ -41,7 +41,6 @@ export function settings(options: BulkOptions | undefined, where: string): Setti
   };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new InvalidParamsError(`${where}: signal must be an AbortSignal.`, 'signal');
-
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new InvalidParamsError(`${where}: onProgress must be a function.`, 'onProgress');
   if (request !== undefined && (typeof request !== 'object' || request === null || 'signal' in request))
