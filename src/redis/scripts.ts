@@ -1,8 +1,11 @@
 // The fleet's state lives in four keys per API root and key, under one hash tag (a Redis Cluster keeps them on one
 // node): `…:s` a hash (the server's budget: remaining, limit, until; the pause; whether the server sends no
-// rate-limit headers; when the last probe went), `…:f` the turns in flight (a sorted set of tokens by lease end),
+// rate-limit headers; when the last probe went; when the server's window began and how long one lasts), `…:f` the turns in flight (a sorted set of tokens by lease end),
 // `…:m` the starts of the last minute (for requestsPerMinute), `…:h` the members (process ids by last call).
 // Every script reads Redis's clock (TIME), never a process's: the fleet's machines need not agree on the time.
+
+// The longest server window the fleet learns (a minute, and the second a 429's whole-second wait may add).
+const WINDOW_LEN_MAX = 61_000;
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -15,6 +18,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * the turn is taken, -1 until a turn comes back or an answer says the budget (poll), else the ms until one may;
  * `window` the longest wait a 429 has named (the server's window, as far as the fleet has seen it); `paused` the ms a
  * 429's pause has still to run (0: none).
+ * When the budget is spent and the server's window is known (`start`: its first answer, `len`: how long one lasts, as
+ * 429s have shown it), nothing goes before the window's end; then one request alone finds out the new budget.
  * What no client would write (a lease or a pause past the longest, a stamp in the future) is dropped, not obeyed:
  * a hand-edited or corrupt state never holds calls for good.
  */
@@ -30,7 +35,7 @@ local members = redis.call('ZCARD', KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + maxLease), '+inf')
 local inflight = redis.call('ZCARD', KEYS[2])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window')
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window', 'start', 'len')
 local remaining = tonumber(s[1])
 local untilAt = tonumber(s[2]) or 0
 if remaining and (now >= untilAt or untilAt > now + maxPause or remaining < 0) then
@@ -45,9 +50,23 @@ if paused > now + maxPause then
 end
 local window = tonumber(s[7])
 if window and (window <= 0 or window > maxPause) then window = nil end
+local start = tonumber(s[8])
+local len = tonumber(s[9])
+if start and start > now then
+  start = nil
+  redis.call('HDEL', KEYS[1], 'start')
+end
+if len and (len <= 0 or len > ${WINDOW_LEN_MAX}) then
+  len = nil
+  redis.call('HDEL', KEYS[1], 'len')
+end
+local windowEnd = start and len and start + len or 0
 local cap = tonumber(ARGV[3])
 if now < paused then
   wait = paused - now
+elseif s[4] ~= '1' and remaining == 0 and now < windowEnd then
+  -- The window is spent and its end is known: nothing goes before it (a request sent now would draw a 429).
+  wait = windowEnd - now
 elseif cap > 0 and inflight >= cap then
   wait = -1
 elseif s[4] ~= '1' then
@@ -103,11 +122,12 @@ return #ARGV - 3`;
  * budget, and only a success without rate-limit headers opens the throttle), its wait ms, maxPauseMs (unused: every
  * pause is kept, and a call that may not wait that long fails), state ms, longest pause any client writes (a longer
  * wait is written as that). Returns the ms of the pause this answer started (0 when it started none: no 429, or a
- * pause already running).
+ * pause already running). Learns the server's window as one process does: its start from its first answer, its length
+ * from the shortest span a 429's wait has shown, measured from that start.
  */
 export const OBSERVE = `${NOW}
 local maxPause = tonumber(ARGV[8])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'read')
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'read', 'limit', 'start', 'len')
 local known = s[1] and now < (tonumber(s[2]) or 0)
 local started = 0
 -- Answers from many processes cross on their way: a higher budget read within 250 ms of a lower one is an older
@@ -117,12 +137,25 @@ if ARGV[1] ~= '' and not late then
   redis.call('HSET', KEYS[1], 'remaining', ARGV[1], 'read', now, 'until', now + math.min(tonumber(ARGV[3]), maxPause))
   if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[2]) end
   redis.call('HDEL', KEYS[1], 'open')
+  -- The server's window (Laravel's) begins with its first request: the first answer of one (limit - 1 left, or a
+  -- budget that rose) marks its start. A 429's remaining 0 says nothing of it.
+  local limit = tonumber(ARGV[2]) or tonumber(s[5])
+  local rose = s[1] and tonumber(ARGV[1]) > tonumber(s[1])
+  if ARGV[4] ~= '1' and (rose or (limit and tonumber(ARGV[1]) == limit - 1)) then
+    redis.call('HSET', KEYS[1], 'start', now)
+  end
 elseif ARGV[4] == '0' and not known then
   redis.call('HSET', KEYS[1], 'open', '1')
 end
 if ARGV[4] == '1' then
   local wait = math.min(tonumber(ARGV[5]), maxPause)
   redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait, 'read', now)
+  -- The wait names when the window that began with its first answer ends: a window lasts at most this long.
+  local start = tonumber(s[6])
+  local span = start and now + wait - start
+  if span and start <= now and span > 0 and span <= ${WINDOW_LEN_MAX} and span < (tonumber(s[7]) or math.huge) then
+    redis.call('HSET', KEYS[1], 'len', span)
+  end
   if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
   redis.call('HDEL', KEYS[1], 'open')
   local paused = tonumber(s[3]) or 0

@@ -283,6 +283,17 @@ describe('the fleet under faults', () => {
     expect(since(started)).toBeLessThan(3_000);
     expect(await admin.zScore(inFlight, 'forged-turn')).toBeNull();
     expect(await admin.zScore(members, 'forged-member')).toBeNull();
+    // A spent budget whose window is said to last 1e15 ms (a forged length) is not waited out either.
+    await admin.hSet(state, {
+      remaining: '0',
+      until: String(Date.now() + 60_000),
+      start: String(Date.now() - 1_000),
+      len: '1e15',
+    });
+    const again = mark();
+    await client.pixels.list();
+    expect(since(again)).toBeLessThan(3_000);
+    expect(await admin.hGet(state, 'len')).toBeNull();
   }, 30_000);
 
   it('item 7: calls waiting through an outage move back to the fleet when Redis returns, and the snapshot counts every one', async () => {
@@ -434,6 +445,30 @@ describe('the fleet under faults', () => {
     // Two rounds of ten processes, each round's start-up (ten at once: the machine's time, 30 s and more when it is
     // busy) and calls (40 s at most each, from when a process is ready).
   }, 200_000);
+
+  it("item 9: the fleet learns the server's window as one process does: after its first 429, a spent window is waited out, not probed", async () => {
+    // Two members on the key (connections of their own), 30 creates each at once, against 10 a second in windows that
+    // begin with their first request (Laravel's). A fleet that probes a spent window draws a 429 in every window, and
+    // its whole-second Retry-After pauses the fleet past the window's end; one that knows when the window ends sends
+    // nothing before it.
+    const [a, b] = await Promise.all([member(), member()]);
+    const results = await Promise.allSettled(
+      [a, b].flatMap((client, m) =>
+        Array.from({ length: 30 }, (_, i) => client.pixels.create(pixel(`window-${m}-${i}`))),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const posts = scripted.seen.filter((line) => line === 'POST /api/v1/pixels').length;
+    // Every request beyond the 60 that stored a pixel is one that drew a 429 (the server fails nothing else here).
+    const limited = posts - 60;
+    expect(api.store.pixels(KEY).filter((p) => p.name.startsWith('window-'))).toHaveLength(60);
+    // The first spent window teaches the fleet its length (the 429's wait, measured from the window's first answer).
+    expect(limited).toBeGreaterThanOrEqual(1);
+    expect(limited).toBeLessThanOrEqual(2);
+    const state = await (await connect()).hGetAll(keys().state);
+    expect(Number(state.len)).toBeGreaterThanOrEqual(1_000);
+    expect(Number(state.len)).toBeLessThan(2_000);
+  }, 60_000);
 
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
     const nothing = `redis://127.0.0.1:${await freePort()}`;
