@@ -209,6 +209,7 @@ export class FleetThrottle implements ClientThrottle {
       String(maxPauseMs),
       String(STATE_MS),
       String(MAX_PAUSE_MS),
+      limited && seconds !== undefined ? '1' : '0',
     ];
     this.#run(OBSERVE, [this.#keys.state], args).then(
       (started) => {

@@ -121,9 +121,9 @@ return #ARGV - 3`;
  * window ms (how long the budget holds), its kind ('1' a 429, '0' a success, '2' any other: a 5xx says nothing of the
  * budget, and only a success without rate-limit headers opens the throttle), its wait ms, maxPauseMs (unused: every
  * pause is kept, and a call that may not wait that long fails), state ms, longest pause any client writes (a longer
- * wait is written as that). Returns the ms of the pause this answer started (0 when it started none: no 429, or a
- * pause already running). Learns the server's window as one process does: its start from its first answer, its length
- * from the shortest span a 429's wait has shown, measured from that start.
+ * wait is written as that), whether the 429 named its wait ('1': a Retry-After; '0'). Returns the ms of the pause
+ * this answer started (0 when it started none: no 429, or a pause already running). Learns the server's window: its
+ * start from its first answer, its length (whole seconds) from the wait a 429 names, measured from that start.
  */
 export const OBSERVE = `${NOW}
 local maxPause = tonumber(ARGV[8])
@@ -150,11 +150,17 @@ end
 if ARGV[4] == '1' then
   local wait = math.min(tonumber(ARGV[5]), maxPause)
   redis.call('HSET', KEYS[1], 'remaining', 0, 'until', now + wait, 'read', now)
-  -- The wait names when the window that began with its first answer ends: a window lasts at most this long.
+  -- The wait names when the window that began with its first answer ends, to the whole second (Laravel's
+  -- Retry-After, as the real servers send it): its length is the one whole number of seconds in
+  -- (x + wait - 1 s, x + wait], x the time since its start. A 429 past a window's middle (x > wait) more likely
+  -- follows a start the fleet missed (its answer lost, or crossed by later ones) than the start it knows: it teaches
+  -- nothing. The fleet keeps the shortest length it has learned.
   local start = tonumber(s[6])
-  local span = start and now + wait - start
-  if span and start <= now and span > 0 and span <= ${WINDOW_LEN_MAX} and span < (tonumber(s[7]) or math.huge) then
-    redis.call('HSET', KEYS[1], 'len', span)
+  if ARGV[9] == '1' and start and start <= now and now - start <= wait then
+    local len = math.floor((now - start + wait) / 1000) * 1000
+    if len >= 1000 and len <= ${WINDOW_LEN_MAX} and len < (tonumber(s[7]) or math.huge) then
+      redis.call('HSET', KEYS[1], 'len', len)
+    end
   end
   if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
   redis.call('HDEL', KEYS[1], 'open')

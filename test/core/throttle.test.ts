@@ -202,6 +202,36 @@ describe('Throttle', () => {
     ]);
   });
 
+  it("learns the server's window to the whole second from a 429's wait, and waits a spent window out to its end", async () => {
+    const throttle = new Throttle({});
+    const limited = () =>
+      answer(429, { 'retry-after': '1', 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0' });
+    const left = (remaining: number) =>
+      answer(200, { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': String(remaining) });
+    // A window begins with its first answer (1 of 2 left), and is spent 10 ms later.
+    expect(throttle.tryTake()).toBe(true);
+    finish(throttle, left(1));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(throttle.tryTake()).toBe(true);
+    finish(throttle, left(0));
+    // Nothing says when it ends yet: one request finds out, 20 ms into the window, and draws a 429 naming 1 s.
+    await vi.advanceTimersByTimeAsync(10);
+    expect(throttle.tryTake()).toBe(true);
+    finish(throttle, limited());
+    // The window lasts the one whole second in (20 ms, 1 020 ms], not the 1 020 ms to the wait's end.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(throttle.tryTake()).toBe(true);
+    finish(throttle, left(1));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(throttle.tryTake()).toBe(true);
+    finish(throttle, left(0));
+    // Spent again: nothing goes before the window's end (its start, 1 020 ms, plus 1 s), and one request goes then.
+    await vi.advanceTimersByTimeAsync(989);
+    expect(throttle.tryTake()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(throttle.tryTake()).toBe(true);
+  });
+
   it('keeps a Retry-After beyond maxRetryAfter as a pause: the calls that may not wait that long fail unsent until it ends', async () => {
     const throttle = new Throttle({});
     const paused = (waitMs: number) => new Error(`paused ${waitMs}`);

@@ -41,7 +41,7 @@ const api = createReferenceServer({ rateLimit: { limit: 10, windowMs: 1_000 }, m
  * and every request that came (`seen`) and when (`at`, `performance.now()`).
  */
 const scripted = {
-  limit: undefined as { path: string; retryAfter: number } | undefined,
+  limit: undefined as { path: string; retryAfter: number | undefined } | undefined,
   seen: [] as string[],
   at: [] as number[],
 };
@@ -54,7 +54,10 @@ const { front: handler, held: front } = countingFront(api, 0, (request) => {
   scripted.limit = undefined;
   return new Response('{"message":"Too Many Attempts."}', {
     status: 429,
-    headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) },
+    headers: {
+      'content-type': 'application/json',
+      ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
+    },
   });
 });
 let server: ListeningServer;
@@ -462,12 +465,37 @@ describe('the fleet under faults', () => {
     // Every request beyond the 60 that stored a pixel is one that drew a 429 (the server fails nothing else here).
     const limited = posts - 60;
     expect(api.store.pixels(KEY).filter((p) => p.name.startsWith('window-'))).toHaveLength(60);
-    // The first spent window teaches the fleet its length (the 429's wait, measured from the window's first answer).
+    // The first spent window teaches the fleet its length: the 429's whole-second wait, measured from the window's
+    // first answer, says 1 s (not the 1.06 s from that answer to the end of the wait).
     expect(limited).toBeGreaterThanOrEqual(1);
     expect(limited).toBeLessThanOrEqual(2);
-    const state = await (await connect()).hGetAll(keys().state);
-    expect(Number(state.len)).toBeGreaterThanOrEqual(1_000);
-    expect(Number(state.len)).toBeLessThan(2_000);
+    expect(await (await connect()).hGet(keys().state, 'len')).toBe('1000');
+  }, 60_000);
+
+  it('item 9: a 429 teaches the window only when it names its wait and may belong to the start the fleet knows', async () => {
+    const client = await member({ maxRetries: 0 });
+    const admin = await connect();
+    const { state } = keys();
+    const cases = [
+      // [ms since the window's start, the 429's Retry-After, the length learned]
+      [300, 2, '2000'], // 2.3 s to the end of the wait: the window is 2 s
+      [900, 1, '1000'],
+      [1_500, 1, null], // past the window's middle: more likely a window that began unseen
+      [300, undefined, null], // a 429 naming no wait names no window
+    ] as const;
+    for (const [sinceStart, retryAfter, learned] of cases) {
+      await admin.del(state);
+      const [seconds = '0', micros = '0'] = (await admin.sendCommand(['TIME'])) as string[];
+      const now = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+      await admin.hSet(state, { start: String(now - sinceStart) });
+      scripted.limit = { path: '/api/v1/pixels', retryAfter };
+      await expect(client.pixels.create(pixel(`teach-${sinceStart}-${retryAfter}`))).rejects.toBeInstanceOf(
+        RateLimitError,
+      );
+      // The answer is read into Redis after the call has settled: its pause shows when it has been.
+      expect(await eventually(async () => (await admin.hGet(state, 'paused')) !== null)).toBe(true);
+      expect(await admin.hGet(state, 'len'), `${sinceStart} ms, Retry-After ${retryAfter}`).toBe(learned);
+    }
   }, 60_000);
 
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {

@@ -157,10 +157,20 @@ export class Throttle implements ClientThrottle {
     const seconds = retryAfterSeconds(headers);
     const waitMs = seconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(seconds * 1000);
     const now = Date.now();
-    // The wait names when the window that began with its first request ends: at most this long from its start.
-    const span = now + waitMs - this.#windowStart;
-    if (this.#windowStart > 0 && seconds !== undefined && span > 0 && span <= MINUTE + 1_000)
-      this.#windowLen = Math.min(this.#windowLen, span);
+    // The wait names when the window that began with its first request ends, to the whole second: the window lasts
+    // the one whole number of seconds in (x + wait - 1 s, x + wait], x the time since its start. A 429 past the
+    // window's middle (x > wait) more likely follows a start this client did not see: it teaches nothing.
+    const x = now - this.#windowStart;
+    const len = Math.floor((x + waitMs) / 1000) * 1000;
+    if (
+      this.#windowStart > 0 &&
+      seconds !== undefined &&
+      x >= 0 &&
+      x <= waitMs &&
+      len >= 1000 &&
+      len <= MINUTE + 1_000
+    )
+      this.#windowLen = Math.min(this.#windowLen, len);
     // Nothing is left until the wait is over, however long (a day at most); then the budget is not known any more.
     const until = now + Math.min(waitMs, MAX_PAUSE_MS);
     this.#seen = true;
