@@ -466,11 +466,21 @@ function figures(run: JobRun): Figures {
       burstLast = t;
     }
     if (burstStart !== undefined) spans.push(burstLast - burstStart);
+    // How far apart the bursts begin: the server's window (1 s) plus what the fleet leaves unused between windows.
+    const starts: number[] = [];
+    let lastOk = Number.NEGATIVE_INFINITY;
+    for (const [t, , status] of sorted) {
+      if (status !== 201) continue;
+      if (t - lastOk >= 400) starts.push(t);
+      lastOk = t;
+    }
+    const periods = starts.slice(1).map((t, i) => t - (starts[i] as number));
     const pause =
       before.length > 0 && after.length > 0
         ? `; a 429 comes ${fx(median(before), 0)} ms after the 201 before it, the next 201 ${fx(median(after), 0)} ms after it`
         : '';
-    const around = `${pause}; bursts of 201s span ${fx(median(spans), 0)} ms (medians)`;
+    const period = periods.length > 0 ? `, and begin ${fx(median(periods), 0)} ms apart` : '';
+    const around = `${pause}; bursts of 201s span ${fx(median(spans), 0)} ms${period} (medians)`;
     const first = run.procs[0]?.spec.name ?? '';
     timelines.push(`${run.procs.length} × ${first.replace(/-\d+$/, '')}: ${cells.join(' ')}${around}`);
   }
