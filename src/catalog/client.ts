@@ -2,6 +2,7 @@ import {
   AccountRequestError,
   AuthenticationError,
   advise,
+  checkKeys,
   InvalidParamsError,
   keyAdvice,
   recordCall,
@@ -70,17 +71,14 @@ export class CatalogClient {
    */
   constructor(options: CatalogClientOptions = {}) {
     this.#given = { ...options };
-    const resolved = resolveOptions(
-      { ...options },
-      {
-        client: 'CatalogClient',
-        urlOption: 'siteUrl',
-        urlEnv: 'CONTENT_PLATFORM_SITE_URL',
-        keyEnv: 'CONTENT_PLATFORM_CATALOG_API_KEY',
-        apiPath: '/api',
-        own: ['cache'],
-      },
-    );
+    const resolved = resolveOptions(options, {
+      client: 'CatalogClient',
+      urlOption: 'siteUrl',
+      urlEnv: 'CONTENT_PLATFORM_SITE_URL',
+      keyEnv: 'CONTENT_PLATFORM_CATALOG_API_KEY',
+      apiPath: '/api',
+      own: ['cache'],
+    });
     const api: ApiConfig = {
       name: 'catalog',
       credentials: { kind: 'param', name: 'api_key' },
@@ -164,6 +162,7 @@ function cacheOf(options: PurchaseCacheOptions, apiRoot: string, apiKey: string)
       'cache',
     );
   }
+  checkKeys(options, ['ttl', 'staleIfError', 'store', 'maxEntries'], 'cache');
   let bySite = caches.get(options);
   if (bySite === undefined) {
     bySite = new Map();

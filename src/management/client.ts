@@ -53,16 +53,13 @@ export class ManagementClient {
   constructor(options: ManagementClientOptions = {}) {
     this.#given = { ...options };
     const http = new HttpClient(
-      resolveOptions(
-        { ...options },
-        {
-          client: 'ManagementClient',
-          urlOption: 'baseUrl',
-          urlEnv: 'CONTENT_PLATFORM_BASE_URL',
-          keyEnv: 'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
-          apiPath: '/api/v1',
-        },
-      ),
+      resolveOptions(options, {
+        client: 'ManagementClient',
+        urlOption: 'baseUrl',
+        urlEnv: 'CONTENT_PLATFORM_BASE_URL',
+        keyEnv: 'CONTENT_PLATFORM_MANAGEMENT_API_KEY',
+        apiPath: '/api/v1',
+      }),
       MANAGEMENT_API,
       parentOf(options),
     );

@@ -485,10 +485,7 @@ describe('rateLimit option', () => {
 
   it.each([
     [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got boolean.'],
-    [
-      { maxConcurent: 2 },
-      'rateLimit has no option "maxConcurent": use maxConcurrent, requestsPerMinute or store.',
-    ],
+    [{ maxConcurent: 2 }, 'rateLimit: unknown option "maxConcurent"; did you mean maxConcurrent?'],
     [
       { maxConcurrent: 0 },
       'rateLimit.maxConcurrent must be a whole number from 1 to 1000000, or Infinity (no cap); got 0.',

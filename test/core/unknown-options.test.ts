@@ -20,7 +20,7 @@ import {
   type SyncOptions,
   type ValidateOptions,
 } from '../../src/index.js';
-import { createReferenceServer, type ReferenceServer } from '../../src/testing/index.js';
+import { createReferenceServer, type ReferenceServer, SEED_PURCHASE_CODES } from '../../src/testing/index.js';
 import { failure, leakSurface } from '../helpers/failure.js';
 
 const ORIGIN = 'https://links.example.com';
@@ -150,6 +150,60 @@ describe('client options, at construction', () => {
       'CatalogClient: unknown option "baseUrl"; did you mean siteUrl?',
       'baseUrl',
     );
+  });
+
+  it('checks the nested objects too: appInfo, cache and rateLimit name the nearest key', async () => {
+    const { server, common } = setup();
+    const management = { baseUrl: ORIGIN, apiKey: server.keys.management[0], ...common };
+    const catalog = { siteUrl: ORIGIN, apiKey: server.keys.catalog[0], ...common };
+    await refused(
+      () => new ManagementClient({ ...management, appInfo: { name: 'acme', versoin: '1.0' } as never }),
+      'appInfo: unknown option "versoin"; did you mean version?',
+      'versoin',
+    );
+    await refused(
+      () => new CatalogClient({ ...catalog, cache: { ttl: 1_000, staleIfErorr: 60_000 } as never }),
+      'cache: unknown option "staleIfErorr"; did you mean staleIfError?',
+      'staleIfErorr',
+    );
+    await refused(
+      () => new ManagementClient({ ...management, rateLimit: { maxConcurent: 1 } as never }),
+      'rateLimit: unknown option "maxConcurent"; did you mean maxConcurrent?',
+      'maxConcurent',
+    );
+    // Every key they document is taken.
+    const mgmt = new ManagementClient({
+      ...management,
+      appInfo: { name: 'acme', version: '1.0', url: 'https://acme.example' },
+    });
+    await mgmt.pixels.get(1);
+    expect(server.requests[0]?.headers['user-agent']).toBe(
+      'content-platform-sdk/0.2.0 acme/1.0 (+https://acme.example)',
+    );
+    const cached = new CatalogClient({
+      ...catalog,
+      cache: { ttl: 1_000, staleIfError: 60_000, maxEntries: 10, store: undefined },
+    });
+    await cached.purchases.validate(SEED_PURCHASE_CODES.supported);
+    expect(cached.cache).toMatchObject({ misses: 1, entries: 1 });
+  });
+
+  it('refuses options that are not an object, rather than reading a string as { 0: "h", … } or a number as none', async () => {
+    await refused(
+      () => new ManagementClient(`${ORIGIN}/api/v1` as never),
+      'ManagementClient: the options must be an object; got a string.',
+      undefined,
+    );
+    await refused(
+      () => new CatalogClient(42 as never),
+      'CatalogClient: the options must be an object; got a number.',
+      undefined,
+    );
+    // null and undefined are no options, as before: the environment's URL and key.
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', ORIGIN);
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'mk_from_env');
+    expect(new ManagementClient(null as never)).toBeInstanceOf(ManagementClient);
+    expect(new ManagementClient()).toBeInstanceOf(ManagementClient);
   });
 
   it('never shows a value, nor a name that holds the key or is not an identifier', async () => {

@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../errors/index.js';
+import { checkKeys, InvalidParamsError } from '../errors/index.js';
 import type { RateLimitStore } from './fleet.js';
 
 /**
@@ -38,8 +38,9 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
       'rateLimit',
     );
   }
+  checkKeys(value, ['maxConcurrent', 'requestsPerMinute', 'store'], 'rateLimit');
   const caps: RateLimitOptions = {};
-  for (const [name, cap] of Object.entries(value)) {
+  for (const [name, cap] of Object.entries(value) as [keyof RateLimitOptions, unknown][]) {
     if (name === 'store') {
       if (cap === undefined) continue;
       if (typeof (cap as Partial<RateLimitStore> | null)?.throttle !== 'function') {
@@ -50,12 +51,6 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
       }
       caps.store = cap as RateLimitStore;
       continue;
-    }
-    if (name !== 'maxConcurrent' && name !== 'requestsPerMinute') {
-      throw new InvalidParamsError(
-        `rateLimit has no option ${JSON.stringify(name)}: use maxConcurrent, requestsPerMinute or store.`,
-        'rateLimit',
-      );
     }
     if (cap === undefined || cap === Number.POSITIVE_INFINITY) {
       if (cap !== undefined) caps[name] = cap;

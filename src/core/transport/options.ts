@@ -234,11 +234,13 @@ function inBrowser(): boolean {
  * timeout or retry count, a browser.
  */
 export function resolveOptions(
-  options: ClientOptions & Record<string, unknown>,
+  given: ClientOptions | Record<string, unknown>,
   kind: ClientKind,
 ): ResolvedOptions {
+  // As given: a string or a number is refused here, where a copy would have made it `{ 0: 'h', … }` or `{}`.
+  const options = { ...given } as ClientOptions & Record<string, unknown>;
   checkKeys(
-    options,
+    given,
     [kind.urlOption, ...CLIENT_OPTIONS, ...(kind.own ?? [])],
     kind.client,
     'option',
@@ -482,6 +484,7 @@ function userAgent(app: AppInfo | undefined): string {
   if (app === undefined) return sdk;
   if (typeof app !== 'object' || app === null)
     throw new InvalidParamsError('appInfo must be an object: { name, version?, url? }.', 'appInfo');
+  checkKeys(app, ['name', 'version', 'url'], 'appInfo');
   const bad = (what: string) =>
     new InvalidParamsError(
       `appInfo.${what} must be a product token (letters, digits, . _ - and the like).`,
