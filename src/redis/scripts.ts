@@ -1,7 +1,8 @@
 // The fleet's state lives in four keys per API root and key, under one hash tag (a Redis Cluster keeps them on one
 // node): `…:s` a hash (the server's budget: remaining, limit, until; the pause; whether the server sends no
-// rate-limit headers; when the last probe went; when the server's window began and how long one lasts), `…:f` the turns in flight (a sorted set of tokens by lease end),
-// `…:m` the starts of the last minute (for requestsPerMinute), `…:h` the members (process ids by last call).
+// rate-limit headers; when the last probe went; when the server's window began and how long one lasts), `…:f` the
+// turns in flight (a sorted set of tokens by lease end), `…:m` the starts of the last minute (for
+// requestsPerMinute), `…:h` the members (process ids by last call).
 // Every script reads Redis's clock (TIME), never a process's: the fleet's machines need not agree on the time.
 
 // The longest server window the fleet learns (a minute, and the second a 429's whole-second wait may add).
@@ -35,7 +36,8 @@ local members = redis.call('ZCARD', KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + maxLease), '+inf')
 local inflight = redis.call('ZCARD', KEYS[2])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window', 'start', 'len')
+local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window',
+  'start', 'len')
 local remaining = tonumber(s[1])
 local untilAt = tonumber(s[2]) or 0
 if remaining and (now >= untilAt or untilAt > now + maxPause or remaining < 0) then
