@@ -453,4 +453,18 @@ describe('a walk with progress', () => {
       { done: 20, total: 23, failed: 0 },
     ]);
   });
+
+  it('that starts past page 1 counts the pages before it as done, so it ends at the total', async () => {
+    const { mgmt } = await live({ seed: false });
+    await mgmt.pixels.createMany(rows(23));
+    const seen: Progress[] = [];
+    for await (const page of mgmt.pixels
+      .list({ per_page: 10, page: 2 })
+      .pages({ onProgress: (p) => seen.push(p) }))
+      expect(page.data.length).toBeGreaterThan(0);
+    expect(seen).toEqual([
+      { done: 20, total: 23, failed: 0 },
+      { done: 23, total: 23, failed: 0 },
+    ]);
+  });
 });

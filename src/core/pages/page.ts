@@ -46,7 +46,10 @@ export class Page<T extends Identified> {
   }
 }
 
-/** How far a walk has come: items walked so far of `total` (the first page's `meta.total`); `failed` is 0. */
+/**
+ * How far a walk has come: the items up to the page it is on (those of the pages before the page it started at
+ * count as done) of `total` (the starting page's `meta.total`); `failed` is 0.
+ */
 export interface WalkProgress {
   done: number;
   total: number;
@@ -136,8 +139,9 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
     onProgress?: WalkOptions['onProgress'],
   ): AsyncGenerator<Page<T>, void, undefined> {
     let page: Page<T> = await this;
-    const { total } = page.meta;
-    let done = 0;
+    const { total, current_page, per_page } = page.meta;
+    // A walk that starts past page 1 has the pages before it behind it: it ends at the total too.
+    let done = (current_page - 1) * per_page;
     const walked = () => {
       done += page.data.length;
       onProgress?.({ done: Math.min(done, total), total, failed: 0 });
