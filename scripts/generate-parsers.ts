@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { compileFn, INVALID, util } from 'zod/v4/core';
 import * as catalog from '../src/catalog/schemas.js';
 import * as management from '../src/management/schemas.js';
+import { flattenIifes } from './lib/flatten-iifes.js';
 
 /** The response schemas each API parses, by the file their parsers go to. */
 const ROOMS = [
@@ -82,13 +83,22 @@ const checked = (checkFn) => (value) => {
   {
     name: 'transformed',
     uses: ['pushIssue'],
-    source: `/** A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. */
-const transformed = (transformFn) => (value) => {
-  const fakePayload = { value, issues: [], addIssue: pushIssue };
-  const result = transformFn(value, fakePayload);
-  if (result instanceof Promise) return INVALID;
-  return fakePayload.issues.length === 0 ? result : INVALID;
-};`,
+    source: `/**
+ * A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. One
+ * that takes the value alone cannot add an issue: it is called without a payload (none to allocate per value).
+ */
+const transformed = (transformFn) =>
+  transformFn.length < 2
+    ? (value) => {
+        const result = transformFn(value);
+        return result instanceof Promise ? INVALID : result;
+      }
+    : (value) => {
+        const fakePayload = { value, issues: [], addIssue: pushIssue };
+        const result = transformFn(value, fakePayload);
+        if (result instanceof Promise) return INVALID;
+        return fakePayload.issues.length === 0 ? result : INVALID;
+      };`,
   },
   {
     name: 'defaulted',
@@ -278,7 +288,7 @@ class Spies {
     const made = generated.get(fn);
     if (made === undefined) throw new Error(`generate-parsers: zod did not generate a function for ${root}`);
     const args = made.values.map((value, i) => this.#constant(generated, value, `${root} ${made.names[i]}`));
-    return `(function (${made.names.join(', ')}) {\n${made.body}\n})(${args.join(', ')})`;
+    return `(function (${made.names.join(', ')}) {\n${flattenIifes(made.body)}\n})(${args.join(', ')})`;
   }
 
   #constant(generated: Map<unknown, Generated>, value: unknown, what: string): string {

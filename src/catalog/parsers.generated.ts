@@ -16,13 +16,22 @@ function throwAsync() {
   throw new $ZodAsyncError();
 }
 
-/** A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. */
-const transformed = (transformFn) => (value) => {
-  const fakePayload = { value, issues: [], addIssue: pushIssue };
-  const result = transformFn(value, fakePayload);
-  if (result instanceof Promise) return INVALID;
-  return fakePayload.issues.length === 0 ? result : INVALID;
-};
+/**
+ * A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. One
+ * that takes the value alone cannot add an issue: it is called without a payload (none to allocate per value).
+ */
+const transformed = (transformFn) =>
+  transformFn.length < 2
+    ? (value) => {
+        const result = transformFn(value);
+        return result instanceof Promise ? INVALID : result;
+      }
+    : (value) => {
+        const fakePayload = { value, issues: [], addIssue: pushIssue };
+        const result = transformFn(value, fakePayload);
+        if (result instanceof Promise) return INVALID;
+        return fakePayload.issues.length === 0 ? result : INVALID;
+      };
 
 /** A node of a schema: `path` steps through each schema's definition; `@check` is a check's own function. */
 const at = (node, path) => {
@@ -43,64 +52,64 @@ if (!v1) return INVALID;
 const v2 = input["data"];
 if (typeof v2 !== "object" || v2 === null || Array.isArray(v2)) return INVALID;
 const v3 = v2["name"];
-let v4 = (() => {
+let v4; b0: {
   const v5 = c2(v3);
-  if (v5 === INVALID) return INVALID;
-  if (typeof v5 !== "object" || v5 === null || Array.isArray(v5)) return INVALID;
+  if (v5 === INVALID) { v4 = INVALID; break b0; }
+  if (typeof v5 !== "object" || v5 === null || Array.isArray(v5)) { v4 = INVALID; break b0; }
   const v6 = v5["firstname"];
-  let v7 = (() => {
+  let v7; b1: {
     let v8;
     if (v6 !== undefined) {
       let v9 = null;
       if (v6 !== null) {
-        if (typeof v6 !== "string") return INVALID;
+        if (typeof v6 !== "string") { v7 = INVALID; break b1; }
         v9 = v6;
       }
       v8 = v9;
     }
     const v10 = c3(v8);
-    if (v10 === INVALID) return INVALID;
-    return v10;
-  })();
-  if (v7 === INVALID) return INVALID;
+    if (v10 === INVALID) { v7 = INVALID; break b1; }
+    { v7 = v10; break b1; }
+  }
+  if (v7 === INVALID) { v4 = INVALID; break b0; }
   const v11 = v5["lastname"];
-  let v12 = (() => {
+  let v12; b2: {
     let v13;
     if (v11 !== undefined) {
       let v14 = null;
       if (v11 !== null) {
-        if (typeof v11 !== "string") return INVALID;
+        if (typeof v11 !== "string") { v12 = INVALID; break b2; }
         v14 = v11;
       }
       v13 = v14;
     }
     const v15 = c4(v13);
-    if (v15 === INVALID) return INVALID;
-    return v15;
-  })();
-  if (v12 === INVALID) return INVALID;
+    if (v15 === INVALID) { v12 = INVALID; break b2; }
+    { v12 = v15; break b2; }
+  }
+  if (v12 === INVALID) { v4 = INVALID; break b0; }
   const v16 = v5["full_name"];
-  let v17 = (() => {
+  let v17; b3: {
     let v18;
     if (v16 !== undefined) {
       let v19 = null;
       if (v16 !== null) {
-        if (typeof v16 !== "string") return INVALID;
+        if (typeof v16 !== "string") { v17 = INVALID; break b3; }
         v19 = v16;
       }
       v18 = v19;
     }
     const v20 = c5(v18);
-    if (v20 === INVALID) return INVALID;
-    return v20;
-  })();
-  if (v17 === INVALID) return INVALID;
+    if (v20 === INVALID) { v17 = INVALID; break b3; }
+    { v17 = v20; break b3; }
+  }
+  if (v17 === INVALID) { v4 = INVALID; break b0; }
   const v21 = {};
   if (v7 !== undefined || "firstname" in v5) v21["firstname"] = v7;
   if (v12 !== undefined || "lastname" in v5) v21["lastname"] = v12;
   if (v17 !== undefined || "full_name" in v5) v21["full_name"] = v17;
-  return v21;
-})();
+  { v4 = v21; break b0; }
+}
 if (v4 === INVALID) return INVALID;
 const v22 = v2["username"];
 if (typeof v22 !== "string") return INVALID;
@@ -108,93 +117,93 @@ const v23 = v2["email"];
 if (typeof v23 !== "string") return INVALID;
 const v24 = v2["balance"];
 let v25;
-v25 = (() => {
-  if (typeof v24 !== "number" || !Number.isFinite(v24)) return INVALID;
-  return v24;
-})();
-if (v25 === INVALID) v25 = (() => {
-  if (typeof v24 !== "string") return INVALID;
+b4: {
+  if (typeof v24 !== "number" || !Number.isFinite(v24)) { v25 = INVALID; break b4; }
+  { v25 = v24; break b4; }
+}
+if (v25 === INVALID) b5: {
+  if (typeof v24 !== "string") { v25 = INVALID; break b5; }
   c6.lastIndex = 0;
-  if (!c6.test(v24)) return INVALID;
+  if (!c6.test(v24)) { v25 = INVALID; break b5; }
   const v26 = c7(v24);
-  if (v26 === INVALID) return INVALID;
-  return v26;
-})();
+  if (v26 === INVALID) { v25 = INVALID; break b5; }
+  { v25 = v26; break b5; }
+}
 if (v25 === INVALID) return INVALID;
 const v27 = v2["currency"];
 if (typeof v27 !== "string") return INVALID;
 const v28 = v2["profile"];
-let v29 = (() => {
+let v29; b6: {
   const v30 = c8(v28);
-  if (v30 === INVALID) return INVALID;
-  if (typeof v30 !== "object" || v30 === null || Array.isArray(v30)) return INVALID;
+  if (v30 === INVALID) { v29 = INVALID; break b6; }
+  if (typeof v30 !== "object" || v30 === null || Array.isArray(v30)) { v29 = INVALID; break b6; }
   const v31 = v30["heading"];
-  let v32 = (() => {
+  let v32; b7: {
     let v33;
     if (v31 !== undefined) {
       let v34 = null;
       if (v31 !== null) {
-        if (typeof v31 !== "string") return INVALID;
+        if (typeof v31 !== "string") { v32 = INVALID; break b7; }
         v34 = v31;
       }
       v33 = v34;
     }
     const v35 = c9(v33);
-    if (v35 === INVALID) return INVALID;
-    return v35;
-  })();
-  if (v32 === INVALID) return INVALID;
+    if (v35 === INVALID) { v32 = INVALID; break b7; }
+    { v32 = v35; break b7; }
+  }
+  if (v32 === INVALID) { v29 = INVALID; break b6; }
   const v36 = v30["description"];
-  let v37 = (() => {
+  let v37; b8: {
     let v38;
     if (v36 !== undefined) {
       let v39 = null;
       if (v36 !== null) {
-        if (typeof v36 !== "string") return INVALID;
+        if (typeof v36 !== "string") { v37 = INVALID; break b8; }
         v39 = v36;
       }
       v38 = v39;
     }
     const v40 = c10(v38);
-    if (v40 === INVALID) return INVALID;
-    return v40;
-  })();
-  if (v37 === INVALID) return INVALID;
+    if (v40 === INVALID) { v37 = INVALID; break b8; }
+    { v37 = v40; break b8; }
+  }
+  if (v37 === INVALID) { v29 = INVALID; break b6; }
   const v41 = v30["contact"];
-  let v42 = (() => {
+  let v42; b9: {
     const v43 = c11(v41);
-    if (v43 === INVALID) return INVALID;
-    if (typeof v43 !== "object" || v43 === null || Array.isArray(v43)) return INVALID;
+    if (v43 === INVALID) { v42 = INVALID; break b9; }
+    if (typeof v43 !== "object" || v43 === null || Array.isArray(v43)) { v42 = INVALID; break b9; }
     const v44 = v43["email"];
-    let v45 = (() => {
+    let v45; b10: {
       let v46;
       if (v44 !== undefined) {
         let v47 = null;
         if (v44 !== null) {
-          if (typeof v44 !== "string") return INVALID;
+          if (typeof v44 !== "string") { v45 = INVALID; break b10; }
           v47 = v44;
         }
         v46 = v47;
       }
       const v48 = c12(v46);
-      if (v48 === INVALID) return INVALID;
-      return v48;
-    })();
-    if (v45 === INVALID) return INVALID;
+      if (v48 === INVALID) { v45 = INVALID; break b10; }
+      { v45 = v48; break b10; }
+    }
+    if (v45 === INVALID) { v42 = INVALID; break b9; }
     const v49 = {};
     if (v45 !== undefined || "email" in v43) v49["email"] = v45;
-    return v49;
-  })();
-  if (v42 === INVALID) return INVALID;
+    { v42 = v49; break b9; }
+  }
+  if (v42 === INVALID) { v29 = INVALID; break b6; }
   const v50 = v30["social_links"];
-  let v51 = (() => {
+  let v51; b11: {
     let v52;
     if (v50 !== undefined) {
       let v53 = null;
       if (v50 !== null) {
         let v54;
-        v54 = (() => {
-          if (!c13(v50)) return INVALID;
+        b12: {
+          if (!c13(v50)) { v54 = INVALID; break b12; }
           const v55 = {};
           const v58 = Object.getOwnPropertySymbols(v50);
           const v59 = Object.getOwnPropertyNames(v50);
@@ -204,7 +213,7 @@ let v29 = (() => {
             const v57 = v50[v56];
             let v61 = null;
             if (v57 !== null) {
-              if (typeof v57 !== "string") return INVALID;
+              if (typeof v57 !== "string") { v54 = INVALID; break b12; }
               v61 = v57;
             }
             v55[v56] = v61;
@@ -212,100 +221,100 @@ let v29 = (() => {
           for (let v60 = 0; v60 < v58.length; v60++) {
             const v56 = v58[v60];
             if (!c14.call(v50, v56)) continue;
-            return INVALID;
+            { v54 = INVALID; break b12; }
           }
-          return v55;
-        })();
-        if (v54 === INVALID) v54 = (() => {
-          if (!Array.isArray(v50)) return INVALID;
-          if (v50.length > 0) return INVALID;
+          { v54 = v55; break b12; }
+        }
+        if (v54 === INVALID) b13: {
+          if (!Array.isArray(v50)) { v54 = INVALID; break b13; }
+          if (v50.length > 0) { v54 = INVALID; break b13; }
           const v62 = new Array(v50.length);
           for (let v63 = 0; v63 < v50.length; v63++) {
             const v64 = v50[v63];
-            return INVALID;
+            { v54 = INVALID; break b13; }
             v62[v63] = v64;
           }
           const v65 = typeof v62 === "string" && v62.length > 0 ? c15(v62) : v62.length;
-          if (v65 > 0) return INVALID;
-          return v62;
-        })();
-        if (v54 === INVALID) return INVALID;
+          if (v65 > 0) { v54 = INVALID; break b13; }
+          { v54 = v62; break b13; }
+        }
+        if (v54 === INVALID) { v51 = INVALID; break b11; }
         v53 = v54;
       }
       v52 = v53;
     }
     const v66 = c16(v52);
-    if (v66 === INVALID) return INVALID;
-    return v66;
-  })();
-  if (v51 === INVALID) return INVALID;
+    if (v66 === INVALID) { v51 = INVALID; break b11; }
+    { v51 = v66; break b11; }
+  }
+  if (v51 === INVALID) { v29 = INVALID; break b6; }
   const v67 = v30["media"];
-  let v68 = (() => {
+  let v68; b14: {
     const v69 = c17(v67);
-    if (v69 === INVALID) return INVALID;
-    if (typeof v69 !== "object" || v69 === null || Array.isArray(v69)) return INVALID;
+    if (v69 === INVALID) { v68 = INVALID; break b14; }
+    if (typeof v69 !== "object" || v69 === null || Array.isArray(v69)) { v68 = INVALID; break b14; }
     const v70 = v69["avatar"];
-    let v71 = (() => {
+    let v71; b15: {
       let v72;
       if (v70 !== undefined) {
         let v73 = null;
         if (v70 !== null) {
-          if (typeof v70 !== "string") return INVALID;
+          if (typeof v70 !== "string") { v71 = INVALID; break b15; }
           v73 = v70;
         }
         v72 = v73;
       }
       const v74 = c18(v72);
-      if (v74 === INVALID) return INVALID;
-      return v74;
-    })();
-    if (v71 === INVALID) return INVALID;
+      if (v74 === INVALID) { v71 = INVALID; break b15; }
+      { v71 = v74; break b15; }
+    }
+    if (v71 === INVALID) { v68 = INVALID; break b14; }
     const v75 = v69["cover"];
-    let v76 = (() => {
+    let v76; b16: {
       let v77;
       if (v75 !== undefined) {
         let v78 = null;
         if (v75 !== null) {
-          if (typeof v75 !== "string") return INVALID;
+          if (typeof v75 !== "string") { v76 = INVALID; break b16; }
           v78 = v75;
         }
         v77 = v78;
       }
       const v79 = c19(v77);
-      if (v79 === INVALID) return INVALID;
-      return v79;
-    })();
-    if (v76 === INVALID) return INVALID;
+      if (v79 === INVALID) { v76 = INVALID; break b16; }
+      { v76 = v79; break b16; }
+    }
+    if (v76 === INVALID) { v68 = INVALID; break b14; }
     const v80 = {};
     if (v71 !== undefined || "avatar" in v69) v80["avatar"] = v71;
     if (v76 !== undefined || "cover" in v69) v80["cover"] = v76;
-    return v80;
-  })();
-  if (v68 === INVALID) return INVALID;
+    { v68 = v80; break b14; }
+  }
+  if (v68 === INVALID) { v29 = INVALID; break b6; }
   const v81 = {};
   if (v32 !== undefined || "heading" in v30) v81["heading"] = v32;
   if (v37 !== undefined || "description" in v30) v81["description"] = v37;
   v81["contact"] = v42;
   if (v51 !== undefined || "social_links" in v30) v81["social_links"] = v51;
   v81["media"] = v68;
-  return v81;
-})();
+  { v29 = v81; break b6; }
+}
 if (v29 === INVALID) return INVALID;
 const v82 = v2["registered_at"];
-let v83 = (() => {
+let v83; b17: {
   let v84;
   if (v82 !== undefined) {
     let v85 = null;
     if (v82 !== null) {
-      if (typeof v82 !== "string") return INVALID;
+      if (typeof v82 !== "string") { v83 = INVALID; break b17; }
       v85 = v82;
     }
     v84 = v85;
   }
   const v86 = c20(v84);
-  if (v86 === INVALID) return INVALID;
-  return v86;
-})();
+  if (v86 === INVALID) { v83 = INVALID; break b17; }
+  { v83 = v86; break b17; }
+}
 if (v83 === INVALID) return INVALID;
 const v87 = {};
 v87["name"] = v4;
@@ -333,69 +342,69 @@ if (v1 instanceof Promise) c1();
 if (!v1) return INVALID;
 const v2 = input["items"];
 let v3;
-v3 = (() => {
-  if (!Array.isArray(v2)) return INVALID;
+b0: {
+  if (!Array.isArray(v2)) { v3 = INVALID; break b0; }
   const v4 = new Array(v2.length);
   for (let v5 = 0; v5 < v2.length; v5++) {
     const v6 = v2[v5];
-    if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) return INVALID;
+    if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { v3 = INVALID; break b0; }
     const v7 = v6["id"];
     let v8;
-    v8 = (() => {
-      if (typeof v7 !== "number" || !Number.isFinite(v7)) return INVALID;
-      if (!Number.isSafeInteger(v7)) return INVALID;
-      return v7;
-    })();
-    if (v8 === INVALID) v8 = (() => {
-      if (typeof v7 !== "string") return INVALID;
+    b1: {
+      if (typeof v7 !== "number" || !Number.isFinite(v7)) { v8 = INVALID; break b1; }
+      if (!Number.isSafeInteger(v7)) { v8 = INVALID; break b1; }
+      { v8 = v7; break b1; }
+    }
+    if (v8 === INVALID) b2: {
+      if (typeof v7 !== "string") { v8 = INVALID; break b2; }
       c2.lastIndex = 0;
-      if (!c2.test(v7)) return INVALID;
+      if (!c2.test(v7)) { v8 = INVALID; break b2; }
       const v9 = c3(v7);
-      if (v9 === INVALID) return INVALID;
-      return v9;
-    })();
-    if (v8 === INVALID) return INVALID;
+      if (v9 === INVALID) { v8 = INVALID; break b2; }
+      { v8 = v9; break b2; }
+    }
+    if (v8 === INVALID) { v3 = INVALID; break b0; }
     const v10 = v6["name"];
-    if (typeof v10 !== "string") return INVALID;
+    if (typeof v10 !== "string") { v3 = INVALID; break b0; }
     const v11 = v6["description"];
-    if (typeof v11 !== "string") return INVALID;
+    if (typeof v11 !== "string") { v3 = INVALID; break b0; }
     const v12 = v6["category"];
-    if (typeof v12 !== "string") return INVALID;
+    if (typeof v12 !== "string") { v3 = INVALID; break b0; }
     const v13 = v6["sub_category"];
-    let v14 = (() => {
+    let v14; b3: {
       let v15;
       if (v13 !== undefined) {
         let v16 = null;
         if (v13 !== null) {
-          if (typeof v13 !== "string") return INVALID;
+          if (typeof v13 !== "string") { v14 = INVALID; break b3; }
           v16 = v13;
         }
         v15 = v16;
       }
       const v17 = c4(v15);
-      if (v17 === INVALID) return INVALID;
-      return v17;
-    })();
-    if (v14 === INVALID) return INVALID;
+      if (v17 === INVALID) { v14 = INVALID; break b3; }
+      { v14 = v17; break b3; }
+    }
+    if (v14 === INVALID) { v3 = INVALID; break b0; }
     const v18 = v6["options"];
-    let v19 = (() => {
+    let v19; b4: {
       let v20;
       if (v18 !== undefined) {
         let v21 = null;
         if (v18 !== null) {
           let v22;
-          v22 = (() => {
-            if (!Array.isArray(v18)) return INVALID;
+          b5: {
+            if (!Array.isArray(v18)) { v22 = INVALID; break b5; }
             const v23 = new Array(v18.length);
             for (let v24 = 0; v24 < v18.length; v24++) {
               const v25 = v18[v24];
-              if (typeof v25 !== "string") return INVALID;
+              if (typeof v25 !== "string") { v22 = INVALID; break b5; }
               v23[v24] = v25;
             }
-            return v23;
-          })();
-          if (v22 === INVALID) v22 = (() => {
-            if (!c5(v18)) return INVALID;
+            { v22 = v23; break b5; }
+          }
+          if (v22 === INVALID) b6: {
+            if (!c5(v18)) { v22 = INVALID; break b6; }
             const v26 = {};
             const v29 = Object.getOwnPropertySymbols(v18);
             const v30 = Object.getOwnPropertyNames(v18);
@@ -404,197 +413,197 @@ v3 = (() => {
               if (v27 === "__proto__" || !c6.call(v18, v27)) continue;
               const v28 = v18[v27];
               let v32;
-              v32 = (() => {
-                if (typeof v28 !== "string") return INVALID;
-                return v28;
-              })();
-              if (v32 === INVALID) v32 = (() => {
-                if (!Array.isArray(v28)) return INVALID;
+              b7: {
+                if (typeof v28 !== "string") { v32 = INVALID; break b7; }
+                { v32 = v28; break b7; }
+              }
+              if (v32 === INVALID) b8: {
+                if (!Array.isArray(v28)) { v32 = INVALID; break b8; }
                 const v33 = new Array(v28.length);
                 for (let v34 = 0; v34 < v28.length; v34++) {
                   const v35 = v28[v34];
-                  if (typeof v35 !== "string") return INVALID;
+                  if (typeof v35 !== "string") { v32 = INVALID; break b8; }
                   v33[v34] = v35;
                 }
-                return v33;
-              })();
-              if (v32 === INVALID) return INVALID;
+                { v32 = v33; break b8; }
+              }
+              if (v32 === INVALID) { v22 = INVALID; break b6; }
               v26[v27] = v32;
             }
             for (let v31 = 0; v31 < v29.length; v31++) {
               const v27 = v29[v31];
               if (!c6.call(v18, v27)) continue;
-              return INVALID;
+              { v22 = INVALID; break b6; }
             }
-            return v26;
-          })();
-          if (v22 === INVALID) return INVALID;
+            { v22 = v26; break b6; }
+          }
+          if (v22 === INVALID) { v19 = INVALID; break b4; }
           v21 = v22;
         }
         v20 = v21;
       }
       const v36 = c7(v20);
-      if (v36 === INVALID) return INVALID;
-      return v36;
-    })();
-    if (v19 === INVALID) return INVALID;
+      if (v36 === INVALID) { v19 = INVALID; break b4; }
+      { v19 = v36; break b4; }
+    }
+    if (v19 === INVALID) { v3 = INVALID; break b0; }
     const v37 = v6["version"];
-    let v38 = (() => {
+    let v38; b9: {
       let v39;
       if (v37 !== undefined) {
         let v40 = null;
         if (v37 !== null) {
           let v41;
-          v41 = (() => {
-            if (typeof v37 !== "string") return INVALID;
-            return v37;
-          })();
-          if (v41 === INVALID) v41 = (() => {
-            if (typeof v37 !== "number" || !Number.isFinite(v37)) return INVALID;
+          b10: {
+            if (typeof v37 !== "string") { v41 = INVALID; break b10; }
+            { v41 = v37; break b10; }
+          }
+          if (v41 === INVALID) b11: {
+            if (typeof v37 !== "number" || !Number.isFinite(v37)) { v41 = INVALID; break b11; }
             const v42 = c8(v37);
-            if (v42 === INVALID) return INVALID;
-            return v42;
-          })();
-          if (v41 === INVALID) return INVALID;
+            if (v42 === INVALID) { v41 = INVALID; break b11; }
+            { v41 = v42; break b11; }
+          }
+          if (v41 === INVALID) { v38 = INVALID; break b9; }
           v40 = v41;
         }
         v39 = v40;
       }
       const v43 = c9(v39);
-      if (v43 === INVALID) return INVALID;
-      return v43;
-    })();
-    if (v38 === INVALID) return INVALID;
+      if (v43 === INVALID) { v38 = INVALID; break b9; }
+      { v38 = v43; break b9; }
+    }
+    if (v38 === INVALID) { v3 = INVALID; break b0; }
     const v44 = v6["demo_link"];
-    let v45 = (() => {
+    let v45; b12: {
       let v46;
       if (v44 !== undefined) {
         let v47 = null;
         if (v44 !== null) {
-          if (typeof v44 !== "string") return INVALID;
+          if (typeof v44 !== "string") { v45 = INVALID; break b12; }
           v47 = v44;
         }
         v46 = v47;
       }
       const v48 = c10(v46);
-      if (v48 === INVALID) return INVALID;
-      return v48;
-    })();
-    if (v45 === INVALID) return INVALID;
+      if (v48 === INVALID) { v45 = INVALID; break b12; }
+      { v45 = v48; break b12; }
+    }
+    if (v45 === INVALID) { v3 = INVALID; break b0; }
     const v49 = v6["tags"];
-    let v50 = (() => {
+    let v50; b13: {
       let v51;
       if (v49 !== undefined) {
         let v52 = null;
         if (v49 !== null) {
           let v53;
-          v53 = (() => {
-            if (!Array.isArray(v49)) return INVALID;
+          b14: {
+            if (!Array.isArray(v49)) { v53 = INVALID; break b14; }
             const v54 = new Array(v49.length);
             for (let v55 = 0; v55 < v49.length; v55++) {
               const v56 = v49[v55];
               let v57;
-              v57 = (() => {
-                if (typeof v56 !== "string") return INVALID;
-                return v56;
-              })();
-              if (v57 === INVALID) v57 = (() => {
-                if (typeof v56 !== "number" || !Number.isFinite(v56)) return INVALID;
-                return v56;
-              })();
-              if (v57 === INVALID) return INVALID;
+              b15: {
+                if (typeof v56 !== "string") { v57 = INVALID; break b15; }
+                { v57 = v56; break b15; }
+              }
+              if (v57 === INVALID) b16: {
+                if (typeof v56 !== "number" || !Number.isFinite(v56)) { v57 = INVALID; break b16; }
+                { v57 = v56; break b16; }
+              }
+              if (v57 === INVALID) { v53 = INVALID; break b14; }
               v54[v55] = v57;
             }
-            return v54;
-          })();
-          if (v53 === INVALID) v53 = (() => {
-            if (typeof v49 !== "string") return INVALID;
-            return v49;
-          })();
-          if (v53 === INVALID) return INVALID;
+            { v53 = v54; break b14; }
+          }
+          if (v53 === INVALID) b17: {
+            if (typeof v49 !== "string") { v53 = INVALID; break b17; }
+            { v53 = v49; break b17; }
+          }
+          if (v53 === INVALID) { v50 = INVALID; break b13; }
           v52 = v53;
         }
         v51 = v52;
       }
       const v58 = c11(v51);
-      if (v58 === INVALID) return INVALID;
-      return v58;
-    })();
-    if (v50 === INVALID) return INVALID;
+      if (v58 === INVALID) { v50 = INVALID; break b13; }
+      { v50 = v58; break b13; }
+    }
+    if (v50 === INVALID) { v3 = INVALID; break b0; }
     const v59 = v6["media"];
-    if (typeof v59 !== "object" || v59 === null || Array.isArray(v59)) return INVALID;
+    if (typeof v59 !== "object" || v59 === null || Array.isArray(v59)) { v3 = INVALID; break b0; }
     const v60 = v59["thumbnail"];
-    if (typeof v60 !== "string") return INVALID;
+    if (typeof v60 !== "string") { v3 = INVALID; break b0; }
     const v61 = v59["preview_image"];
-    let v62 = (() => {
+    let v62; b18: {
       let v63;
       if (v61 !== undefined) {
         let v64 = null;
         if (v61 !== null) {
-          if (typeof v61 !== "string") return INVALID;
+          if (typeof v61 !== "string") { v62 = INVALID; break b18; }
           v64 = v61;
         }
         v63 = v64;
       }
-      return v63;
-    })();
+      { v62 = v63; break b18; }
+    }
     if (v62 === INVALID) {
-      if ("preview_image" in v59) return INVALID;
+      if ("preview_image" in v59) { v3 = INVALID; break b0; }
       v62 = undefined;
     }
     const v65 = v59["preview_video"];
-    let v66 = (() => {
+    let v66; b19: {
       let v67;
       if (v65 !== undefined) {
         let v68 = null;
         if (v65 !== null) {
-          if (typeof v65 !== "string") return INVALID;
+          if (typeof v65 !== "string") { v66 = INVALID; break b19; }
           v68 = v65;
         }
         v67 = v68;
       }
-      return v67;
-    })();
+      { v66 = v67; break b19; }
+    }
     if (v66 === INVALID) {
-      if ("preview_video" in v59) return INVALID;
+      if ("preview_video" in v59) { v3 = INVALID; break b0; }
       v66 = undefined;
     }
     const v69 = v59["preview_audio"];
-    let v70 = (() => {
+    let v70; b20: {
       let v71;
       if (v69 !== undefined) {
         let v72 = null;
         if (v69 !== null) {
-          if (typeof v69 !== "string") return INVALID;
+          if (typeof v69 !== "string") { v70 = INVALID; break b20; }
           v72 = v69;
         }
         v71 = v72;
       }
-      return v71;
-    })();
+      { v70 = v71; break b20; }
+    }
     if (v70 === INVALID) {
-      if ("preview_audio" in v59) return INVALID;
+      if ("preview_audio" in v59) { v3 = INVALID; break b0; }
       v70 = undefined;
     }
     const v73 = v59["screenshots"];
-    let v74 = (() => {
+    let v74; b21: {
       let v75;
       if (v73 !== undefined) {
         let v76 = null;
         if (v73 !== null) {
           let v77;
-          v77 = (() => {
-            if (!Array.isArray(v73)) return INVALID;
+          b22: {
+            if (!Array.isArray(v73)) { v77 = INVALID; break b22; }
             const v78 = new Array(v73.length);
             for (let v79 = 0; v79 < v73.length; v79++) {
               const v80 = v73[v79];
-              if (typeof v80 !== "string") return INVALID;
+              if (typeof v80 !== "string") { v77 = INVALID; break b22; }
               v78[v79] = v80;
             }
-            return v78;
-          })();
-          if (v77 === INVALID) v77 = (() => {
-            if (!c5(v73)) return INVALID;
+            { v77 = v78; break b22; }
+          }
+          if (v77 === INVALID) b23: {
+            if (!c5(v73)) { v77 = INVALID; break b23; }
             const v81 = {};
             const v85 = Object.getOwnPropertySymbols(v73);
             const v86 = Object.getOwnPropertyNames(v73);
@@ -603,10 +612,10 @@ v3 = (() => {
               if (v82 === "__proto__" || !c6.call(v73, v82)) continue;
               let v84 = c12(v82);
               if (v84 === INVALID && typeof v82 === "string" && c13.test(v82)) v84 = c12(Number(v82));
-              if (v84 === INVALID) return INVALID;
+              if (v84 === INVALID) { v77 = INVALID; break b23; }
               if (v84 === "__proto__") continue;
               const v88 = v73[v82];
-              if (typeof v88 !== "string") return INVALID;
+              if (typeof v88 !== "string") { v77 = INVALID; break b23; }
               v81[v84] = v88;
             }
             for (let v87 = 0; v87 < v85.length; v87++) {
@@ -614,26 +623,26 @@ v3 = (() => {
               if (!c6.call(v73, v82)) continue;
               let v84 = c12(v82);
               if (v84 === INVALID && typeof v82 === "string" && c13.test(v82)) v84 = c12(Number(v82));
-              if (v84 === INVALID) return INVALID;
+              if (v84 === INVALID) { v77 = INVALID; break b23; }
               if (v84 === "__proto__") continue;
               const v89 = v73[v82];
-              if (typeof v89 !== "string") return INVALID;
+              if (typeof v89 !== "string") { v77 = INVALID; break b23; }
               v81[v84] = v89;
             }
-            return v81;
-          })();
-          if (v77 === INVALID) return INVALID;
+            { v77 = v81; break b23; }
+          }
+          if (v77 === INVALID) { v74 = INVALID; break b21; }
           const v90 = c14(v77);
-          if (v90 === INVALID) return INVALID;
+          if (v90 === INVALID) { v74 = INVALID; break b21; }
           v76 = v90;
         }
         v75 = v76;
       }
       const v91 = c15(v75);
-      if (v91 === INVALID) return INVALID;
-      return v91;
-    })();
-    if (v74 === INVALID) return INVALID;
+      if (v91 === INVALID) { v74 = INVALID; break b21; }
+      { v74 = v91; break b21; }
+    }
+    if (v74 === INVALID) { v3 = INVALID; break b0; }
     const v92 = {};
     v92["thumbnail"] = v60;
     if ("preview_image" in v59) v92["preview_image"] = v62;
@@ -641,46 +650,46 @@ v3 = (() => {
     if ("preview_audio" in v59) v92["preview_audio"] = v70;
     if (v74 !== undefined || "screenshots" in v59) v92["screenshots"] = v74;
     const v93 = c16(v92);
-    if (v93 === INVALID) return INVALID;
+    if (v93 === INVALID) { v3 = INVALID; break b0; }
     const v94 = v6["price"];
-    if (typeof v94 !== "object" || v94 === null || Array.isArray(v94)) return INVALID;
+    if (typeof v94 !== "object" || v94 === null || Array.isArray(v94)) { v3 = INVALID; break b0; }
     const v95 = v94["regular"];
     let v96;
-    v96 = (() => {
-      if (typeof v95 !== "number" || !Number.isFinite(v95)) return INVALID;
-      return v95;
-    })();
-    if (v96 === INVALID) v96 = (() => {
-      if (typeof v95 !== "string") return INVALID;
+    b24: {
+      if (typeof v95 !== "number" || !Number.isFinite(v95)) { v96 = INVALID; break b24; }
+      { v96 = v95; break b24; }
+    }
+    if (v96 === INVALID) b25: {
+      if (typeof v95 !== "string") { v96 = INVALID; break b25; }
       c17.lastIndex = 0;
-      if (!c17.test(v95)) return INVALID;
+      if (!c17.test(v95)) { v96 = INVALID; break b25; }
       const v97 = c18(v95);
-      if (v97 === INVALID) return INVALID;
-      return v97;
-    })();
-    if (v96 === INVALID) return INVALID;
+      if (v97 === INVALID) { v96 = INVALID; break b25; }
+      { v96 = v97; break b25; }
+    }
+    if (v96 === INVALID) { v3 = INVALID; break b0; }
     const v98 = v94["extended"];
     let v99;
-    v99 = (() => {
-      if (typeof v98 !== "number" || !Number.isFinite(v98)) return INVALID;
-      return v98;
-    })();
-    if (v99 === INVALID) v99 = (() => {
-      if (typeof v98 !== "string") return INVALID;
+    b26: {
+      if (typeof v98 !== "number" || !Number.isFinite(v98)) { v99 = INVALID; break b26; }
+      { v99 = v98; break b26; }
+    }
+    if (v99 === INVALID) b27: {
+      if (typeof v98 !== "string") { v99 = INVALID; break b27; }
       c17.lastIndex = 0;
-      if (!c17.test(v98)) return INVALID;
+      if (!c17.test(v98)) { v99 = INVALID; break b27; }
       const v100 = c19(v98);
-      if (v100 === INVALID) return INVALID;
-      return v100;
-    })();
-    if (v99 === INVALID) return INVALID;
+      if (v100 === INVALID) { v99 = INVALID; break b27; }
+      { v99 = v100; break b27; }
+    }
+    if (v99 === INVALID) { v3 = INVALID; break b0; }
     const v101 = {};
     if (v96 !== undefined || "regular" in v94) v101["regular"] = v96;
     if (v99 !== undefined || "extended" in v94) v101["extended"] = v99;
     const v102 = v6["currency"];
-    if (typeof v102 !== "string") return INVALID;
+    if (typeof v102 !== "string") { v3 = INVALID; break b0; }
     const v103 = v6["published_at"];
-    if (typeof v103 !== "string") return INVALID;
+    if (typeof v103 !== "string") { v3 = INVALID; break b0; }
     const v104 = {};
     if (v8 !== undefined || "id" in v6) v104["id"] = v8;
     v104["name"] = v10;
@@ -697,10 +706,10 @@ v3 = (() => {
     v104["published_at"] = v103;
     v4[v5] = v104;
   }
-  return v4;
-})();
-if (v3 === INVALID) v3 = (() => {
-  if (!c5(v2)) return INVALID;
+  { v3 = v4; break b0; }
+}
+if (v3 === INVALID) b28: {
+  if (!c5(v2)) { v3 = INVALID; break b28; }
   const v105 = {};
   const v109 = Object.getOwnPropertySymbols(v2);
   const v110 = Object.getOwnPropertyNames(v2);
@@ -709,67 +718,67 @@ if (v3 === INVALID) v3 = (() => {
     if (v106 === "__proto__" || !c6.call(v2, v106)) continue;
     let v108 = c20(v106);
     if (v108 === INVALID && typeof v106 === "string" && c13.test(v106)) v108 = c20(Number(v106));
-    if (v108 === INVALID) return INVALID;
+    if (v108 === INVALID) { v3 = INVALID; break b28; }
     if (v108 === "__proto__") continue;
     const v112 = v2[v106];
-    if (typeof v112 !== "object" || v112 === null || Array.isArray(v112)) return INVALID;
+    if (typeof v112 !== "object" || v112 === null || Array.isArray(v112)) { v3 = INVALID; break b28; }
     const v113 = v112["id"];
     let v114;
-    v114 = (() => {
-      if (typeof v113 !== "number" || !Number.isFinite(v113)) return INVALID;
-      if (!Number.isSafeInteger(v113)) return INVALID;
-      return v113;
-    })();
-    if (v114 === INVALID) v114 = (() => {
-      if (typeof v113 !== "string") return INVALID;
+    b29: {
+      if (typeof v113 !== "number" || !Number.isFinite(v113)) { v114 = INVALID; break b29; }
+      if (!Number.isSafeInteger(v113)) { v114 = INVALID; break b29; }
+      { v114 = v113; break b29; }
+    }
+    if (v114 === INVALID) b30: {
+      if (typeof v113 !== "string") { v114 = INVALID; break b30; }
       c2.lastIndex = 0;
-      if (!c2.test(v113)) return INVALID;
+      if (!c2.test(v113)) { v114 = INVALID; break b30; }
       const v115 = c21(v113);
-      if (v115 === INVALID) return INVALID;
-      return v115;
-    })();
-    if (v114 === INVALID) return INVALID;
+      if (v115 === INVALID) { v114 = INVALID; break b30; }
+      { v114 = v115; break b30; }
+    }
+    if (v114 === INVALID) { v3 = INVALID; break b28; }
     const v116 = v112["name"];
-    if (typeof v116 !== "string") return INVALID;
+    if (typeof v116 !== "string") { v3 = INVALID; break b28; }
     const v117 = v112["description"];
-    if (typeof v117 !== "string") return INVALID;
+    if (typeof v117 !== "string") { v3 = INVALID; break b28; }
     const v118 = v112["category"];
-    if (typeof v118 !== "string") return INVALID;
+    if (typeof v118 !== "string") { v3 = INVALID; break b28; }
     const v119 = v112["sub_category"];
-    let v120 = (() => {
+    let v120; b31: {
       let v121;
       if (v119 !== undefined) {
         let v122 = null;
         if (v119 !== null) {
-          if (typeof v119 !== "string") return INVALID;
+          if (typeof v119 !== "string") { v120 = INVALID; break b31; }
           v122 = v119;
         }
         v121 = v122;
       }
       const v123 = c22(v121);
-      if (v123 === INVALID) return INVALID;
-      return v123;
-    })();
-    if (v120 === INVALID) return INVALID;
+      if (v123 === INVALID) { v120 = INVALID; break b31; }
+      { v120 = v123; break b31; }
+    }
+    if (v120 === INVALID) { v3 = INVALID; break b28; }
     const v124 = v112["options"];
-    let v125 = (() => {
+    let v125; b32: {
       let v126;
       if (v124 !== undefined) {
         let v127 = null;
         if (v124 !== null) {
           let v128;
-          v128 = (() => {
-            if (!Array.isArray(v124)) return INVALID;
+          b33: {
+            if (!Array.isArray(v124)) { v128 = INVALID; break b33; }
             const v129 = new Array(v124.length);
             for (let v130 = 0; v130 < v124.length; v130++) {
               const v131 = v124[v130];
-              if (typeof v131 !== "string") return INVALID;
+              if (typeof v131 !== "string") { v128 = INVALID; break b33; }
               v129[v130] = v131;
             }
-            return v129;
-          })();
-          if (v128 === INVALID) v128 = (() => {
-            if (!c5(v124)) return INVALID;
+            { v128 = v129; break b33; }
+          }
+          if (v128 === INVALID) b34: {
+            if (!c5(v124)) { v128 = INVALID; break b34; }
             const v132 = {};
             const v135 = Object.getOwnPropertySymbols(v124);
             const v136 = Object.getOwnPropertyNames(v124);
@@ -778,197 +787,197 @@ if (v3 === INVALID) v3 = (() => {
               if (v133 === "__proto__" || !c6.call(v124, v133)) continue;
               const v134 = v124[v133];
               let v138;
-              v138 = (() => {
-                if (typeof v134 !== "string") return INVALID;
-                return v134;
-              })();
-              if (v138 === INVALID) v138 = (() => {
-                if (!Array.isArray(v134)) return INVALID;
+              b35: {
+                if (typeof v134 !== "string") { v138 = INVALID; break b35; }
+                { v138 = v134; break b35; }
+              }
+              if (v138 === INVALID) b36: {
+                if (!Array.isArray(v134)) { v138 = INVALID; break b36; }
                 const v139 = new Array(v134.length);
                 for (let v140 = 0; v140 < v134.length; v140++) {
                   const v141 = v134[v140];
-                  if (typeof v141 !== "string") return INVALID;
+                  if (typeof v141 !== "string") { v138 = INVALID; break b36; }
                   v139[v140] = v141;
                 }
-                return v139;
-              })();
-              if (v138 === INVALID) return INVALID;
+                { v138 = v139; break b36; }
+              }
+              if (v138 === INVALID) { v128 = INVALID; break b34; }
               v132[v133] = v138;
             }
             for (let v137 = 0; v137 < v135.length; v137++) {
               const v133 = v135[v137];
               if (!c6.call(v124, v133)) continue;
-              return INVALID;
+              { v128 = INVALID; break b34; }
             }
-            return v132;
-          })();
-          if (v128 === INVALID) return INVALID;
+            { v128 = v132; break b34; }
+          }
+          if (v128 === INVALID) { v125 = INVALID; break b32; }
           v127 = v128;
         }
         v126 = v127;
       }
       const v142 = c23(v126);
-      if (v142 === INVALID) return INVALID;
-      return v142;
-    })();
-    if (v125 === INVALID) return INVALID;
+      if (v142 === INVALID) { v125 = INVALID; break b32; }
+      { v125 = v142; break b32; }
+    }
+    if (v125 === INVALID) { v3 = INVALID; break b28; }
     const v143 = v112["version"];
-    let v144 = (() => {
+    let v144; b37: {
       let v145;
       if (v143 !== undefined) {
         let v146 = null;
         if (v143 !== null) {
           let v147;
-          v147 = (() => {
-            if (typeof v143 !== "string") return INVALID;
-            return v143;
-          })();
-          if (v147 === INVALID) v147 = (() => {
-            if (typeof v143 !== "number" || !Number.isFinite(v143)) return INVALID;
+          b38: {
+            if (typeof v143 !== "string") { v147 = INVALID; break b38; }
+            { v147 = v143; break b38; }
+          }
+          if (v147 === INVALID) b39: {
+            if (typeof v143 !== "number" || !Number.isFinite(v143)) { v147 = INVALID; break b39; }
             const v148 = c24(v143);
-            if (v148 === INVALID) return INVALID;
-            return v148;
-          })();
-          if (v147 === INVALID) return INVALID;
+            if (v148 === INVALID) { v147 = INVALID; break b39; }
+            { v147 = v148; break b39; }
+          }
+          if (v147 === INVALID) { v144 = INVALID; break b37; }
           v146 = v147;
         }
         v145 = v146;
       }
       const v149 = c25(v145);
-      if (v149 === INVALID) return INVALID;
-      return v149;
-    })();
-    if (v144 === INVALID) return INVALID;
+      if (v149 === INVALID) { v144 = INVALID; break b37; }
+      { v144 = v149; break b37; }
+    }
+    if (v144 === INVALID) { v3 = INVALID; break b28; }
     const v150 = v112["demo_link"];
-    let v151 = (() => {
+    let v151; b40: {
       let v152;
       if (v150 !== undefined) {
         let v153 = null;
         if (v150 !== null) {
-          if (typeof v150 !== "string") return INVALID;
+          if (typeof v150 !== "string") { v151 = INVALID; break b40; }
           v153 = v150;
         }
         v152 = v153;
       }
       const v154 = c26(v152);
-      if (v154 === INVALID) return INVALID;
-      return v154;
-    })();
-    if (v151 === INVALID) return INVALID;
+      if (v154 === INVALID) { v151 = INVALID; break b40; }
+      { v151 = v154; break b40; }
+    }
+    if (v151 === INVALID) { v3 = INVALID; break b28; }
     const v155 = v112["tags"];
-    let v156 = (() => {
+    let v156; b41: {
       let v157;
       if (v155 !== undefined) {
         let v158 = null;
         if (v155 !== null) {
           let v159;
-          v159 = (() => {
-            if (!Array.isArray(v155)) return INVALID;
+          b42: {
+            if (!Array.isArray(v155)) { v159 = INVALID; break b42; }
             const v160 = new Array(v155.length);
             for (let v161 = 0; v161 < v155.length; v161++) {
               const v162 = v155[v161];
               let v163;
-              v163 = (() => {
-                if (typeof v162 !== "string") return INVALID;
-                return v162;
-              })();
-              if (v163 === INVALID) v163 = (() => {
-                if (typeof v162 !== "number" || !Number.isFinite(v162)) return INVALID;
-                return v162;
-              })();
-              if (v163 === INVALID) return INVALID;
+              b43: {
+                if (typeof v162 !== "string") { v163 = INVALID; break b43; }
+                { v163 = v162; break b43; }
+              }
+              if (v163 === INVALID) b44: {
+                if (typeof v162 !== "number" || !Number.isFinite(v162)) { v163 = INVALID; break b44; }
+                { v163 = v162; break b44; }
+              }
+              if (v163 === INVALID) { v159 = INVALID; break b42; }
               v160[v161] = v163;
             }
-            return v160;
-          })();
-          if (v159 === INVALID) v159 = (() => {
-            if (typeof v155 !== "string") return INVALID;
-            return v155;
-          })();
-          if (v159 === INVALID) return INVALID;
+            { v159 = v160; break b42; }
+          }
+          if (v159 === INVALID) b45: {
+            if (typeof v155 !== "string") { v159 = INVALID; break b45; }
+            { v159 = v155; break b45; }
+          }
+          if (v159 === INVALID) { v156 = INVALID; break b41; }
           v158 = v159;
         }
         v157 = v158;
       }
       const v164 = c27(v157);
-      if (v164 === INVALID) return INVALID;
-      return v164;
-    })();
-    if (v156 === INVALID) return INVALID;
+      if (v164 === INVALID) { v156 = INVALID; break b41; }
+      { v156 = v164; break b41; }
+    }
+    if (v156 === INVALID) { v3 = INVALID; break b28; }
     const v165 = v112["media"];
-    if (typeof v165 !== "object" || v165 === null || Array.isArray(v165)) return INVALID;
+    if (typeof v165 !== "object" || v165 === null || Array.isArray(v165)) { v3 = INVALID; break b28; }
     const v166 = v165["thumbnail"];
-    if (typeof v166 !== "string") return INVALID;
+    if (typeof v166 !== "string") { v3 = INVALID; break b28; }
     const v167 = v165["preview_image"];
-    let v168 = (() => {
+    let v168; b46: {
       let v169;
       if (v167 !== undefined) {
         let v170 = null;
         if (v167 !== null) {
-          if (typeof v167 !== "string") return INVALID;
+          if (typeof v167 !== "string") { v168 = INVALID; break b46; }
           v170 = v167;
         }
         v169 = v170;
       }
-      return v169;
-    })();
+      { v168 = v169; break b46; }
+    }
     if (v168 === INVALID) {
-      if ("preview_image" in v165) return INVALID;
+      if ("preview_image" in v165) { v3 = INVALID; break b28; }
       v168 = undefined;
     }
     const v171 = v165["preview_video"];
-    let v172 = (() => {
+    let v172; b47: {
       let v173;
       if (v171 !== undefined) {
         let v174 = null;
         if (v171 !== null) {
-          if (typeof v171 !== "string") return INVALID;
+          if (typeof v171 !== "string") { v172 = INVALID; break b47; }
           v174 = v171;
         }
         v173 = v174;
       }
-      return v173;
-    })();
+      { v172 = v173; break b47; }
+    }
     if (v172 === INVALID) {
-      if ("preview_video" in v165) return INVALID;
+      if ("preview_video" in v165) { v3 = INVALID; break b28; }
       v172 = undefined;
     }
     const v175 = v165["preview_audio"];
-    let v176 = (() => {
+    let v176; b48: {
       let v177;
       if (v175 !== undefined) {
         let v178 = null;
         if (v175 !== null) {
-          if (typeof v175 !== "string") return INVALID;
+          if (typeof v175 !== "string") { v176 = INVALID; break b48; }
           v178 = v175;
         }
         v177 = v178;
       }
-      return v177;
-    })();
+      { v176 = v177; break b48; }
+    }
     if (v176 === INVALID) {
-      if ("preview_audio" in v165) return INVALID;
+      if ("preview_audio" in v165) { v3 = INVALID; break b28; }
       v176 = undefined;
     }
     const v179 = v165["screenshots"];
-    let v180 = (() => {
+    let v180; b49: {
       let v181;
       if (v179 !== undefined) {
         let v182 = null;
         if (v179 !== null) {
           let v183;
-          v183 = (() => {
-            if (!Array.isArray(v179)) return INVALID;
+          b50: {
+            if (!Array.isArray(v179)) { v183 = INVALID; break b50; }
             const v184 = new Array(v179.length);
             for (let v185 = 0; v185 < v179.length; v185++) {
               const v186 = v179[v185];
-              if (typeof v186 !== "string") return INVALID;
+              if (typeof v186 !== "string") { v183 = INVALID; break b50; }
               v184[v185] = v186;
             }
-            return v184;
-          })();
-          if (v183 === INVALID) v183 = (() => {
-            if (!c5(v179)) return INVALID;
+            { v183 = v184; break b50; }
+          }
+          if (v183 === INVALID) b51: {
+            if (!c5(v179)) { v183 = INVALID; break b51; }
             const v187 = {};
             const v191 = Object.getOwnPropertySymbols(v179);
             const v192 = Object.getOwnPropertyNames(v179);
@@ -977,10 +986,10 @@ if (v3 === INVALID) v3 = (() => {
               if (v188 === "__proto__" || !c6.call(v179, v188)) continue;
               let v190 = c28(v188);
               if (v190 === INVALID && typeof v188 === "string" && c13.test(v188)) v190 = c28(Number(v188));
-              if (v190 === INVALID) return INVALID;
+              if (v190 === INVALID) { v183 = INVALID; break b51; }
               if (v190 === "__proto__") continue;
               const v194 = v179[v188];
-              if (typeof v194 !== "string") return INVALID;
+              if (typeof v194 !== "string") { v183 = INVALID; break b51; }
               v187[v190] = v194;
             }
             for (let v193 = 0; v193 < v191.length; v193++) {
@@ -988,26 +997,26 @@ if (v3 === INVALID) v3 = (() => {
               if (!c6.call(v179, v188)) continue;
               let v190 = c28(v188);
               if (v190 === INVALID && typeof v188 === "string" && c13.test(v188)) v190 = c28(Number(v188));
-              if (v190 === INVALID) return INVALID;
+              if (v190 === INVALID) { v183 = INVALID; break b51; }
               if (v190 === "__proto__") continue;
               const v195 = v179[v188];
-              if (typeof v195 !== "string") return INVALID;
+              if (typeof v195 !== "string") { v183 = INVALID; break b51; }
               v187[v190] = v195;
             }
-            return v187;
-          })();
-          if (v183 === INVALID) return INVALID;
+            { v183 = v187; break b51; }
+          }
+          if (v183 === INVALID) { v180 = INVALID; break b49; }
           const v196 = c29(v183);
-          if (v196 === INVALID) return INVALID;
+          if (v196 === INVALID) { v180 = INVALID; break b49; }
           v182 = v196;
         }
         v181 = v182;
       }
       const v197 = c30(v181);
-      if (v197 === INVALID) return INVALID;
-      return v197;
-    })();
-    if (v180 === INVALID) return INVALID;
+      if (v197 === INVALID) { v180 = INVALID; break b49; }
+      { v180 = v197; break b49; }
+    }
+    if (v180 === INVALID) { v3 = INVALID; break b28; }
     const v198 = {};
     v198["thumbnail"] = v166;
     if ("preview_image" in v165) v198["preview_image"] = v168;
@@ -1015,46 +1024,46 @@ if (v3 === INVALID) v3 = (() => {
     if ("preview_audio" in v165) v198["preview_audio"] = v176;
     if (v180 !== undefined || "screenshots" in v165) v198["screenshots"] = v180;
     const v199 = c31(v198);
-    if (v199 === INVALID) return INVALID;
+    if (v199 === INVALID) { v3 = INVALID; break b28; }
     const v200 = v112["price"];
-    if (typeof v200 !== "object" || v200 === null || Array.isArray(v200)) return INVALID;
+    if (typeof v200 !== "object" || v200 === null || Array.isArray(v200)) { v3 = INVALID; break b28; }
     const v201 = v200["regular"];
     let v202;
-    v202 = (() => {
-      if (typeof v201 !== "number" || !Number.isFinite(v201)) return INVALID;
-      return v201;
-    })();
-    if (v202 === INVALID) v202 = (() => {
-      if (typeof v201 !== "string") return INVALID;
+    b52: {
+      if (typeof v201 !== "number" || !Number.isFinite(v201)) { v202 = INVALID; break b52; }
+      { v202 = v201; break b52; }
+    }
+    if (v202 === INVALID) b53: {
+      if (typeof v201 !== "string") { v202 = INVALID; break b53; }
       c17.lastIndex = 0;
-      if (!c17.test(v201)) return INVALID;
+      if (!c17.test(v201)) { v202 = INVALID; break b53; }
       const v203 = c32(v201);
-      if (v203 === INVALID) return INVALID;
-      return v203;
-    })();
-    if (v202 === INVALID) return INVALID;
+      if (v203 === INVALID) { v202 = INVALID; break b53; }
+      { v202 = v203; break b53; }
+    }
+    if (v202 === INVALID) { v3 = INVALID; break b28; }
     const v204 = v200["extended"];
     let v205;
-    v205 = (() => {
-      if (typeof v204 !== "number" || !Number.isFinite(v204)) return INVALID;
-      return v204;
-    })();
-    if (v205 === INVALID) v205 = (() => {
-      if (typeof v204 !== "string") return INVALID;
+    b54: {
+      if (typeof v204 !== "number" || !Number.isFinite(v204)) { v205 = INVALID; break b54; }
+      { v205 = v204; break b54; }
+    }
+    if (v205 === INVALID) b55: {
+      if (typeof v204 !== "string") { v205 = INVALID; break b55; }
       c17.lastIndex = 0;
-      if (!c17.test(v204)) return INVALID;
+      if (!c17.test(v204)) { v205 = INVALID; break b55; }
       const v206 = c33(v204);
-      if (v206 === INVALID) return INVALID;
-      return v206;
-    })();
-    if (v205 === INVALID) return INVALID;
+      if (v206 === INVALID) { v205 = INVALID; break b55; }
+      { v205 = v206; break b55; }
+    }
+    if (v205 === INVALID) { v3 = INVALID; break b28; }
     const v207 = {};
     if (v202 !== undefined || "regular" in v200) v207["regular"] = v202;
     if (v205 !== undefined || "extended" in v200) v207["extended"] = v205;
     const v208 = v112["currency"];
-    if (typeof v208 !== "string") return INVALID;
+    if (typeof v208 !== "string") { v3 = INVALID; break b28; }
     const v209 = v112["published_at"];
-    if (typeof v209 !== "string") return INVALID;
+    if (typeof v209 !== "string") { v3 = INVALID; break b28; }
     const v210 = {};
     if (v114 !== undefined || "id" in v112) v210["id"] = v114;
     v210["name"] = v116;
@@ -1076,67 +1085,67 @@ if (v3 === INVALID) v3 = (() => {
     if (!c6.call(v2, v106)) continue;
     let v108 = c20(v106);
     if (v108 === INVALID && typeof v106 === "string" && c13.test(v106)) v108 = c20(Number(v106));
-    if (v108 === INVALID) return INVALID;
+    if (v108 === INVALID) { v3 = INVALID; break b28; }
     if (v108 === "__proto__") continue;
     const v211 = v2[v106];
-    if (typeof v211 !== "object" || v211 === null || Array.isArray(v211)) return INVALID;
+    if (typeof v211 !== "object" || v211 === null || Array.isArray(v211)) { v3 = INVALID; break b28; }
     const v212 = v211["id"];
     let v213;
-    v213 = (() => {
-      if (typeof v212 !== "number" || !Number.isFinite(v212)) return INVALID;
-      if (!Number.isSafeInteger(v212)) return INVALID;
-      return v212;
-    })();
-    if (v213 === INVALID) v213 = (() => {
-      if (typeof v212 !== "string") return INVALID;
+    b56: {
+      if (typeof v212 !== "number" || !Number.isFinite(v212)) { v213 = INVALID; break b56; }
+      if (!Number.isSafeInteger(v212)) { v213 = INVALID; break b56; }
+      { v213 = v212; break b56; }
+    }
+    if (v213 === INVALID) b57: {
+      if (typeof v212 !== "string") { v213 = INVALID; break b57; }
       c2.lastIndex = 0;
-      if (!c2.test(v212)) return INVALID;
+      if (!c2.test(v212)) { v213 = INVALID; break b57; }
       const v214 = c34(v212);
-      if (v214 === INVALID) return INVALID;
-      return v214;
-    })();
-    if (v213 === INVALID) return INVALID;
+      if (v214 === INVALID) { v213 = INVALID; break b57; }
+      { v213 = v214; break b57; }
+    }
+    if (v213 === INVALID) { v3 = INVALID; break b28; }
     const v215 = v211["name"];
-    if (typeof v215 !== "string") return INVALID;
+    if (typeof v215 !== "string") { v3 = INVALID; break b28; }
     const v216 = v211["description"];
-    if (typeof v216 !== "string") return INVALID;
+    if (typeof v216 !== "string") { v3 = INVALID; break b28; }
     const v217 = v211["category"];
-    if (typeof v217 !== "string") return INVALID;
+    if (typeof v217 !== "string") { v3 = INVALID; break b28; }
     const v218 = v211["sub_category"];
-    let v219 = (() => {
+    let v219; b58: {
       let v220;
       if (v218 !== undefined) {
         let v221 = null;
         if (v218 !== null) {
-          if (typeof v218 !== "string") return INVALID;
+          if (typeof v218 !== "string") { v219 = INVALID; break b58; }
           v221 = v218;
         }
         v220 = v221;
       }
       const v222 = c35(v220);
-      if (v222 === INVALID) return INVALID;
-      return v222;
-    })();
-    if (v219 === INVALID) return INVALID;
+      if (v222 === INVALID) { v219 = INVALID; break b58; }
+      { v219 = v222; break b58; }
+    }
+    if (v219 === INVALID) { v3 = INVALID; break b28; }
     const v223 = v211["options"];
-    let v224 = (() => {
+    let v224; b59: {
       let v225;
       if (v223 !== undefined) {
         let v226 = null;
         if (v223 !== null) {
           let v227;
-          v227 = (() => {
-            if (!Array.isArray(v223)) return INVALID;
+          b60: {
+            if (!Array.isArray(v223)) { v227 = INVALID; break b60; }
             const v228 = new Array(v223.length);
             for (let v229 = 0; v229 < v223.length; v229++) {
               const v230 = v223[v229];
-              if (typeof v230 !== "string") return INVALID;
+              if (typeof v230 !== "string") { v227 = INVALID; break b60; }
               v228[v229] = v230;
             }
-            return v228;
-          })();
-          if (v227 === INVALID) v227 = (() => {
-            if (!c5(v223)) return INVALID;
+            { v227 = v228; break b60; }
+          }
+          if (v227 === INVALID) b61: {
+            if (!c5(v223)) { v227 = INVALID; break b61; }
             const v231 = {};
             const v234 = Object.getOwnPropertySymbols(v223);
             const v235 = Object.getOwnPropertyNames(v223);
@@ -1145,197 +1154,197 @@ if (v3 === INVALID) v3 = (() => {
               if (v232 === "__proto__" || !c6.call(v223, v232)) continue;
               const v233 = v223[v232];
               let v237;
-              v237 = (() => {
-                if (typeof v233 !== "string") return INVALID;
-                return v233;
-              })();
-              if (v237 === INVALID) v237 = (() => {
-                if (!Array.isArray(v233)) return INVALID;
+              b62: {
+                if (typeof v233 !== "string") { v237 = INVALID; break b62; }
+                { v237 = v233; break b62; }
+              }
+              if (v237 === INVALID) b63: {
+                if (!Array.isArray(v233)) { v237 = INVALID; break b63; }
                 const v238 = new Array(v233.length);
                 for (let v239 = 0; v239 < v233.length; v239++) {
                   const v240 = v233[v239];
-                  if (typeof v240 !== "string") return INVALID;
+                  if (typeof v240 !== "string") { v237 = INVALID; break b63; }
                   v238[v239] = v240;
                 }
-                return v238;
-              })();
-              if (v237 === INVALID) return INVALID;
+                { v237 = v238; break b63; }
+              }
+              if (v237 === INVALID) { v227 = INVALID; break b61; }
               v231[v232] = v237;
             }
             for (let v236 = 0; v236 < v234.length; v236++) {
               const v232 = v234[v236];
               if (!c6.call(v223, v232)) continue;
-              return INVALID;
+              { v227 = INVALID; break b61; }
             }
-            return v231;
-          })();
-          if (v227 === INVALID) return INVALID;
+            { v227 = v231; break b61; }
+          }
+          if (v227 === INVALID) { v224 = INVALID; break b59; }
           v226 = v227;
         }
         v225 = v226;
       }
       const v241 = c36(v225);
-      if (v241 === INVALID) return INVALID;
-      return v241;
-    })();
-    if (v224 === INVALID) return INVALID;
+      if (v241 === INVALID) { v224 = INVALID; break b59; }
+      { v224 = v241; break b59; }
+    }
+    if (v224 === INVALID) { v3 = INVALID; break b28; }
     const v242 = v211["version"];
-    let v243 = (() => {
+    let v243; b64: {
       let v244;
       if (v242 !== undefined) {
         let v245 = null;
         if (v242 !== null) {
           let v246;
-          v246 = (() => {
-            if (typeof v242 !== "string") return INVALID;
-            return v242;
-          })();
-          if (v246 === INVALID) v246 = (() => {
-            if (typeof v242 !== "number" || !Number.isFinite(v242)) return INVALID;
+          b65: {
+            if (typeof v242 !== "string") { v246 = INVALID; break b65; }
+            { v246 = v242; break b65; }
+          }
+          if (v246 === INVALID) b66: {
+            if (typeof v242 !== "number" || !Number.isFinite(v242)) { v246 = INVALID; break b66; }
             const v247 = c37(v242);
-            if (v247 === INVALID) return INVALID;
-            return v247;
-          })();
-          if (v246 === INVALID) return INVALID;
+            if (v247 === INVALID) { v246 = INVALID; break b66; }
+            { v246 = v247; break b66; }
+          }
+          if (v246 === INVALID) { v243 = INVALID; break b64; }
           v245 = v246;
         }
         v244 = v245;
       }
       const v248 = c38(v244);
-      if (v248 === INVALID) return INVALID;
-      return v248;
-    })();
-    if (v243 === INVALID) return INVALID;
+      if (v248 === INVALID) { v243 = INVALID; break b64; }
+      { v243 = v248; break b64; }
+    }
+    if (v243 === INVALID) { v3 = INVALID; break b28; }
     const v249 = v211["demo_link"];
-    let v250 = (() => {
+    let v250; b67: {
       let v251;
       if (v249 !== undefined) {
         let v252 = null;
         if (v249 !== null) {
-          if (typeof v249 !== "string") return INVALID;
+          if (typeof v249 !== "string") { v250 = INVALID; break b67; }
           v252 = v249;
         }
         v251 = v252;
       }
       const v253 = c39(v251);
-      if (v253 === INVALID) return INVALID;
-      return v253;
-    })();
-    if (v250 === INVALID) return INVALID;
+      if (v253 === INVALID) { v250 = INVALID; break b67; }
+      { v250 = v253; break b67; }
+    }
+    if (v250 === INVALID) { v3 = INVALID; break b28; }
     const v254 = v211["tags"];
-    let v255 = (() => {
+    let v255; b68: {
       let v256;
       if (v254 !== undefined) {
         let v257 = null;
         if (v254 !== null) {
           let v258;
-          v258 = (() => {
-            if (!Array.isArray(v254)) return INVALID;
+          b69: {
+            if (!Array.isArray(v254)) { v258 = INVALID; break b69; }
             const v259 = new Array(v254.length);
             for (let v260 = 0; v260 < v254.length; v260++) {
               const v261 = v254[v260];
               let v262;
-              v262 = (() => {
-                if (typeof v261 !== "string") return INVALID;
-                return v261;
-              })();
-              if (v262 === INVALID) v262 = (() => {
-                if (typeof v261 !== "number" || !Number.isFinite(v261)) return INVALID;
-                return v261;
-              })();
-              if (v262 === INVALID) return INVALID;
+              b70: {
+                if (typeof v261 !== "string") { v262 = INVALID; break b70; }
+                { v262 = v261; break b70; }
+              }
+              if (v262 === INVALID) b71: {
+                if (typeof v261 !== "number" || !Number.isFinite(v261)) { v262 = INVALID; break b71; }
+                { v262 = v261; break b71; }
+              }
+              if (v262 === INVALID) { v258 = INVALID; break b69; }
               v259[v260] = v262;
             }
-            return v259;
-          })();
-          if (v258 === INVALID) v258 = (() => {
-            if (typeof v254 !== "string") return INVALID;
-            return v254;
-          })();
-          if (v258 === INVALID) return INVALID;
+            { v258 = v259; break b69; }
+          }
+          if (v258 === INVALID) b72: {
+            if (typeof v254 !== "string") { v258 = INVALID; break b72; }
+            { v258 = v254; break b72; }
+          }
+          if (v258 === INVALID) { v255 = INVALID; break b68; }
           v257 = v258;
         }
         v256 = v257;
       }
       const v263 = c40(v256);
-      if (v263 === INVALID) return INVALID;
-      return v263;
-    })();
-    if (v255 === INVALID) return INVALID;
+      if (v263 === INVALID) { v255 = INVALID; break b68; }
+      { v255 = v263; break b68; }
+    }
+    if (v255 === INVALID) { v3 = INVALID; break b28; }
     const v264 = v211["media"];
-    if (typeof v264 !== "object" || v264 === null || Array.isArray(v264)) return INVALID;
+    if (typeof v264 !== "object" || v264 === null || Array.isArray(v264)) { v3 = INVALID; break b28; }
     const v265 = v264["thumbnail"];
-    if (typeof v265 !== "string") return INVALID;
+    if (typeof v265 !== "string") { v3 = INVALID; break b28; }
     const v266 = v264["preview_image"];
-    let v267 = (() => {
+    let v267; b73: {
       let v268;
       if (v266 !== undefined) {
         let v269 = null;
         if (v266 !== null) {
-          if (typeof v266 !== "string") return INVALID;
+          if (typeof v266 !== "string") { v267 = INVALID; break b73; }
           v269 = v266;
         }
         v268 = v269;
       }
-      return v268;
-    })();
+      { v267 = v268; break b73; }
+    }
     if (v267 === INVALID) {
-      if ("preview_image" in v264) return INVALID;
+      if ("preview_image" in v264) { v3 = INVALID; break b28; }
       v267 = undefined;
     }
     const v270 = v264["preview_video"];
-    let v271 = (() => {
+    let v271; b74: {
       let v272;
       if (v270 !== undefined) {
         let v273 = null;
         if (v270 !== null) {
-          if (typeof v270 !== "string") return INVALID;
+          if (typeof v270 !== "string") { v271 = INVALID; break b74; }
           v273 = v270;
         }
         v272 = v273;
       }
-      return v272;
-    })();
+      { v271 = v272; break b74; }
+    }
     if (v271 === INVALID) {
-      if ("preview_video" in v264) return INVALID;
+      if ("preview_video" in v264) { v3 = INVALID; break b28; }
       v271 = undefined;
     }
     const v274 = v264["preview_audio"];
-    let v275 = (() => {
+    let v275; b75: {
       let v276;
       if (v274 !== undefined) {
         let v277 = null;
         if (v274 !== null) {
-          if (typeof v274 !== "string") return INVALID;
+          if (typeof v274 !== "string") { v275 = INVALID; break b75; }
           v277 = v274;
         }
         v276 = v277;
       }
-      return v276;
-    })();
+      { v275 = v276; break b75; }
+    }
     if (v275 === INVALID) {
-      if ("preview_audio" in v264) return INVALID;
+      if ("preview_audio" in v264) { v3 = INVALID; break b28; }
       v275 = undefined;
     }
     const v278 = v264["screenshots"];
-    let v279 = (() => {
+    let v279; b76: {
       let v280;
       if (v278 !== undefined) {
         let v281 = null;
         if (v278 !== null) {
           let v282;
-          v282 = (() => {
-            if (!Array.isArray(v278)) return INVALID;
+          b77: {
+            if (!Array.isArray(v278)) { v282 = INVALID; break b77; }
             const v283 = new Array(v278.length);
             for (let v284 = 0; v284 < v278.length; v284++) {
               const v285 = v278[v284];
-              if (typeof v285 !== "string") return INVALID;
+              if (typeof v285 !== "string") { v282 = INVALID; break b77; }
               v283[v284] = v285;
             }
-            return v283;
-          })();
-          if (v282 === INVALID) v282 = (() => {
-            if (!c5(v278)) return INVALID;
+            { v282 = v283; break b77; }
+          }
+          if (v282 === INVALID) b78: {
+            if (!c5(v278)) { v282 = INVALID; break b78; }
             const v286 = {};
             const v290 = Object.getOwnPropertySymbols(v278);
             const v291 = Object.getOwnPropertyNames(v278);
@@ -1344,10 +1353,10 @@ if (v3 === INVALID) v3 = (() => {
               if (v287 === "__proto__" || !c6.call(v278, v287)) continue;
               let v289 = c41(v287);
               if (v289 === INVALID && typeof v287 === "string" && c13.test(v287)) v289 = c41(Number(v287));
-              if (v289 === INVALID) return INVALID;
+              if (v289 === INVALID) { v282 = INVALID; break b78; }
               if (v289 === "__proto__") continue;
               const v293 = v278[v287];
-              if (typeof v293 !== "string") return INVALID;
+              if (typeof v293 !== "string") { v282 = INVALID; break b78; }
               v286[v289] = v293;
             }
             for (let v292 = 0; v292 < v290.length; v292++) {
@@ -1355,26 +1364,26 @@ if (v3 === INVALID) v3 = (() => {
               if (!c6.call(v278, v287)) continue;
               let v289 = c41(v287);
               if (v289 === INVALID && typeof v287 === "string" && c13.test(v287)) v289 = c41(Number(v287));
-              if (v289 === INVALID) return INVALID;
+              if (v289 === INVALID) { v282 = INVALID; break b78; }
               if (v289 === "__proto__") continue;
               const v294 = v278[v287];
-              if (typeof v294 !== "string") return INVALID;
+              if (typeof v294 !== "string") { v282 = INVALID; break b78; }
               v286[v289] = v294;
             }
-            return v286;
-          })();
-          if (v282 === INVALID) return INVALID;
+            { v282 = v286; break b78; }
+          }
+          if (v282 === INVALID) { v279 = INVALID; break b76; }
           const v295 = c42(v282);
-          if (v295 === INVALID) return INVALID;
+          if (v295 === INVALID) { v279 = INVALID; break b76; }
           v281 = v295;
         }
         v280 = v281;
       }
       const v296 = c43(v280);
-      if (v296 === INVALID) return INVALID;
-      return v296;
-    })();
-    if (v279 === INVALID) return INVALID;
+      if (v296 === INVALID) { v279 = INVALID; break b76; }
+      { v279 = v296; break b76; }
+    }
+    if (v279 === INVALID) { v3 = INVALID; break b28; }
     const v297 = {};
     v297["thumbnail"] = v265;
     if ("preview_image" in v264) v297["preview_image"] = v267;
@@ -1382,46 +1391,46 @@ if (v3 === INVALID) v3 = (() => {
     if ("preview_audio" in v264) v297["preview_audio"] = v275;
     if (v279 !== undefined || "screenshots" in v264) v297["screenshots"] = v279;
     const v298 = c44(v297);
-    if (v298 === INVALID) return INVALID;
+    if (v298 === INVALID) { v3 = INVALID; break b28; }
     const v299 = v211["price"];
-    if (typeof v299 !== "object" || v299 === null || Array.isArray(v299)) return INVALID;
+    if (typeof v299 !== "object" || v299 === null || Array.isArray(v299)) { v3 = INVALID; break b28; }
     const v300 = v299["regular"];
     let v301;
-    v301 = (() => {
-      if (typeof v300 !== "number" || !Number.isFinite(v300)) return INVALID;
-      return v300;
-    })();
-    if (v301 === INVALID) v301 = (() => {
-      if (typeof v300 !== "string") return INVALID;
+    b79: {
+      if (typeof v300 !== "number" || !Number.isFinite(v300)) { v301 = INVALID; break b79; }
+      { v301 = v300; break b79; }
+    }
+    if (v301 === INVALID) b80: {
+      if (typeof v300 !== "string") { v301 = INVALID; break b80; }
       c17.lastIndex = 0;
-      if (!c17.test(v300)) return INVALID;
+      if (!c17.test(v300)) { v301 = INVALID; break b80; }
       const v302 = c45(v300);
-      if (v302 === INVALID) return INVALID;
-      return v302;
-    })();
-    if (v301 === INVALID) return INVALID;
+      if (v302 === INVALID) { v301 = INVALID; break b80; }
+      { v301 = v302; break b80; }
+    }
+    if (v301 === INVALID) { v3 = INVALID; break b28; }
     const v303 = v299["extended"];
     let v304;
-    v304 = (() => {
-      if (typeof v303 !== "number" || !Number.isFinite(v303)) return INVALID;
-      return v303;
-    })();
-    if (v304 === INVALID) v304 = (() => {
-      if (typeof v303 !== "string") return INVALID;
+    b81: {
+      if (typeof v303 !== "number" || !Number.isFinite(v303)) { v304 = INVALID; break b81; }
+      { v304 = v303; break b81; }
+    }
+    if (v304 === INVALID) b82: {
+      if (typeof v303 !== "string") { v304 = INVALID; break b82; }
       c17.lastIndex = 0;
-      if (!c17.test(v303)) return INVALID;
+      if (!c17.test(v303)) { v304 = INVALID; break b82; }
       const v305 = c46(v303);
-      if (v305 === INVALID) return INVALID;
-      return v305;
-    })();
-    if (v304 === INVALID) return INVALID;
+      if (v305 === INVALID) { v304 = INVALID; break b82; }
+      { v304 = v305; break b82; }
+    }
+    if (v304 === INVALID) { v3 = INVALID; break b28; }
     const v306 = {};
     if (v301 !== undefined || "regular" in v299) v306["regular"] = v301;
     if (v304 !== undefined || "extended" in v299) v306["extended"] = v304;
     const v307 = v211["currency"];
-    if (typeof v307 !== "string") return INVALID;
+    if (typeof v307 !== "string") { v3 = INVALID; break b28; }
     const v308 = v211["published_at"];
-    if (typeof v308 !== "string") return INVALID;
+    if (typeof v308 !== "string") { v3 = INVALID; break b28; }
     const v309 = {};
     if (v213 !== undefined || "id" in v211) v309["id"] = v213;
     v309["name"] = v215;
@@ -1438,8 +1447,8 @@ if (v3 === INVALID) v3 = (() => {
     v309["published_at"] = v308;
     v105[v108] = v309;
   }
-  return v105;
-})();
+  { v3 = v105; break b28; }
+}
 if (v3 === INVALID) return INVALID;
 const v310 = c47(v3);
 if (v310 === INVALID) return INVALID;
@@ -1491,19 +1500,19 @@ const v2 = input["item"];
 if (typeof v2 !== "object" || v2 === null || Array.isArray(v2)) return INVALID;
 const v3 = v2["id"];
 let v4;
-v4 = (() => {
-  if (typeof v3 !== "number" || !Number.isFinite(v3)) return INVALID;
-  if (!Number.isSafeInteger(v3)) return INVALID;
-  return v3;
-})();
-if (v4 === INVALID) v4 = (() => {
-  if (typeof v3 !== "string") return INVALID;
+b0: {
+  if (typeof v3 !== "number" || !Number.isFinite(v3)) { v4 = INVALID; break b0; }
+  if (!Number.isSafeInteger(v3)) { v4 = INVALID; break b0; }
+  { v4 = v3; break b0; }
+}
+if (v4 === INVALID) b1: {
+  if (typeof v3 !== "string") { v4 = INVALID; break b1; }
   c2.lastIndex = 0;
-  if (!c2.test(v3)) return INVALID;
+  if (!c2.test(v3)) { v4 = INVALID; break b1; }
   const v5 = c3(v3);
-  if (v5 === INVALID) return INVALID;
-  return v5;
-})();
+  if (v5 === INVALID) { v4 = INVALID; break b1; }
+  { v4 = v5; break b1; }
+}
 if (v4 === INVALID) return INVALID;
 const v6 = v2["name"];
 if (typeof v6 !== "string") return INVALID;
@@ -1512,40 +1521,40 @@ if (typeof v7 !== "string") return INVALID;
 const v8 = v2["category"];
 if (typeof v8 !== "string") return INVALID;
 const v9 = v2["sub_category"];
-let v10 = (() => {
+let v10; b2: {
   let v11;
   if (v9 !== undefined) {
     let v12 = null;
     if (v9 !== null) {
-      if (typeof v9 !== "string") return INVALID;
+      if (typeof v9 !== "string") { v10 = INVALID; break b2; }
       v12 = v9;
     }
     v11 = v12;
   }
   const v13 = c4(v11);
-  if (v13 === INVALID) return INVALID;
-  return v13;
-})();
+  if (v13 === INVALID) { v10 = INVALID; break b2; }
+  { v10 = v13; break b2; }
+}
 if (v10 === INVALID) return INVALID;
 const v14 = v2["options"];
-let v15 = (() => {
+let v15; b3: {
   let v16;
   if (v14 !== undefined) {
     let v17 = null;
     if (v14 !== null) {
       let v18;
-      v18 = (() => {
-        if (!Array.isArray(v14)) return INVALID;
+      b4: {
+        if (!Array.isArray(v14)) { v18 = INVALID; break b4; }
         const v19 = new Array(v14.length);
         for (let v20 = 0; v20 < v14.length; v20++) {
           const v21 = v14[v20];
-          if (typeof v21 !== "string") return INVALID;
+          if (typeof v21 !== "string") { v18 = INVALID; break b4; }
           v19[v20] = v21;
         }
-        return v19;
-      })();
-      if (v18 === INVALID) v18 = (() => {
-        if (!c5(v14)) return INVALID;
+        { v18 = v19; break b4; }
+      }
+      if (v18 === INVALID) b5: {
+        if (!c5(v14)) { v18 = INVALID; break b5; }
         const v22 = {};
         const v25 = Object.getOwnPropertySymbols(v14);
         const v26 = Object.getOwnPropertyNames(v14);
@@ -1554,197 +1563,197 @@ let v15 = (() => {
           if (v23 === "__proto__" || !c6.call(v14, v23)) continue;
           const v24 = v14[v23];
           let v28;
-          v28 = (() => {
-            if (typeof v24 !== "string") return INVALID;
-            return v24;
-          })();
-          if (v28 === INVALID) v28 = (() => {
-            if (!Array.isArray(v24)) return INVALID;
+          b6: {
+            if (typeof v24 !== "string") { v28 = INVALID; break b6; }
+            { v28 = v24; break b6; }
+          }
+          if (v28 === INVALID) b7: {
+            if (!Array.isArray(v24)) { v28 = INVALID; break b7; }
             const v29 = new Array(v24.length);
             for (let v30 = 0; v30 < v24.length; v30++) {
               const v31 = v24[v30];
-              if (typeof v31 !== "string") return INVALID;
+              if (typeof v31 !== "string") { v28 = INVALID; break b7; }
               v29[v30] = v31;
             }
-            return v29;
-          })();
-          if (v28 === INVALID) return INVALID;
+            { v28 = v29; break b7; }
+          }
+          if (v28 === INVALID) { v18 = INVALID; break b5; }
           v22[v23] = v28;
         }
         for (let v27 = 0; v27 < v25.length; v27++) {
           const v23 = v25[v27];
           if (!c6.call(v14, v23)) continue;
-          return INVALID;
+          { v18 = INVALID; break b5; }
         }
-        return v22;
-      })();
-      if (v18 === INVALID) return INVALID;
+        { v18 = v22; break b5; }
+      }
+      if (v18 === INVALID) { v15 = INVALID; break b3; }
       v17 = v18;
     }
     v16 = v17;
   }
   const v32 = c7(v16);
-  if (v32 === INVALID) return INVALID;
-  return v32;
-})();
+  if (v32 === INVALID) { v15 = INVALID; break b3; }
+  { v15 = v32; break b3; }
+}
 if (v15 === INVALID) return INVALID;
 const v33 = v2["version"];
-let v34 = (() => {
+let v34; b8: {
   let v35;
   if (v33 !== undefined) {
     let v36 = null;
     if (v33 !== null) {
       let v37;
-      v37 = (() => {
-        if (typeof v33 !== "string") return INVALID;
-        return v33;
-      })();
-      if (v37 === INVALID) v37 = (() => {
-        if (typeof v33 !== "number" || !Number.isFinite(v33)) return INVALID;
+      b9: {
+        if (typeof v33 !== "string") { v37 = INVALID; break b9; }
+        { v37 = v33; break b9; }
+      }
+      if (v37 === INVALID) b10: {
+        if (typeof v33 !== "number" || !Number.isFinite(v33)) { v37 = INVALID; break b10; }
         const v38 = c8(v33);
-        if (v38 === INVALID) return INVALID;
-        return v38;
-      })();
-      if (v37 === INVALID) return INVALID;
+        if (v38 === INVALID) { v37 = INVALID; break b10; }
+        { v37 = v38; break b10; }
+      }
+      if (v37 === INVALID) { v34 = INVALID; break b8; }
       v36 = v37;
     }
     v35 = v36;
   }
   const v39 = c9(v35);
-  if (v39 === INVALID) return INVALID;
-  return v39;
-})();
+  if (v39 === INVALID) { v34 = INVALID; break b8; }
+  { v34 = v39; break b8; }
+}
 if (v34 === INVALID) return INVALID;
 const v40 = v2["demo_link"];
-let v41 = (() => {
+let v41; b11: {
   let v42;
   if (v40 !== undefined) {
     let v43 = null;
     if (v40 !== null) {
-      if (typeof v40 !== "string") return INVALID;
+      if (typeof v40 !== "string") { v41 = INVALID; break b11; }
       v43 = v40;
     }
     v42 = v43;
   }
   const v44 = c10(v42);
-  if (v44 === INVALID) return INVALID;
-  return v44;
-})();
+  if (v44 === INVALID) { v41 = INVALID; break b11; }
+  { v41 = v44; break b11; }
+}
 if (v41 === INVALID) return INVALID;
 const v45 = v2["tags"];
-let v46 = (() => {
+let v46; b12: {
   let v47;
   if (v45 !== undefined) {
     let v48 = null;
     if (v45 !== null) {
       let v49;
-      v49 = (() => {
-        if (!Array.isArray(v45)) return INVALID;
+      b13: {
+        if (!Array.isArray(v45)) { v49 = INVALID; break b13; }
         const v50 = new Array(v45.length);
         for (let v51 = 0; v51 < v45.length; v51++) {
           const v52 = v45[v51];
           let v53;
-          v53 = (() => {
-            if (typeof v52 !== "string") return INVALID;
-            return v52;
-          })();
-          if (v53 === INVALID) v53 = (() => {
-            if (typeof v52 !== "number" || !Number.isFinite(v52)) return INVALID;
-            return v52;
-          })();
-          if (v53 === INVALID) return INVALID;
+          b14: {
+            if (typeof v52 !== "string") { v53 = INVALID; break b14; }
+            { v53 = v52; break b14; }
+          }
+          if (v53 === INVALID) b15: {
+            if (typeof v52 !== "number" || !Number.isFinite(v52)) { v53 = INVALID; break b15; }
+            { v53 = v52; break b15; }
+          }
+          if (v53 === INVALID) { v49 = INVALID; break b13; }
           v50[v51] = v53;
         }
-        return v50;
-      })();
-      if (v49 === INVALID) v49 = (() => {
-        if (typeof v45 !== "string") return INVALID;
-        return v45;
-      })();
-      if (v49 === INVALID) return INVALID;
+        { v49 = v50; break b13; }
+      }
+      if (v49 === INVALID) b16: {
+        if (typeof v45 !== "string") { v49 = INVALID; break b16; }
+        { v49 = v45; break b16; }
+      }
+      if (v49 === INVALID) { v46 = INVALID; break b12; }
       v48 = v49;
     }
     v47 = v48;
   }
   const v54 = c11(v47);
-  if (v54 === INVALID) return INVALID;
-  return v54;
-})();
+  if (v54 === INVALID) { v46 = INVALID; break b12; }
+  { v46 = v54; break b12; }
+}
 if (v46 === INVALID) return INVALID;
 const v55 = v2["media"];
 if (typeof v55 !== "object" || v55 === null || Array.isArray(v55)) return INVALID;
 const v56 = v55["thumbnail"];
 if (typeof v56 !== "string") return INVALID;
 const v57 = v55["preview_image"];
-let v58 = (() => {
+let v58; b17: {
   let v59;
   if (v57 !== undefined) {
     let v60 = null;
     if (v57 !== null) {
-      if (typeof v57 !== "string") return INVALID;
+      if (typeof v57 !== "string") { v58 = INVALID; break b17; }
       v60 = v57;
     }
     v59 = v60;
   }
-  return v59;
-})();
+  { v58 = v59; break b17; }
+}
 if (v58 === INVALID) {
   if ("preview_image" in v55) return INVALID;
   v58 = undefined;
 }
 const v61 = v55["preview_video"];
-let v62 = (() => {
+let v62; b18: {
   let v63;
   if (v61 !== undefined) {
     let v64 = null;
     if (v61 !== null) {
-      if (typeof v61 !== "string") return INVALID;
+      if (typeof v61 !== "string") { v62 = INVALID; break b18; }
       v64 = v61;
     }
     v63 = v64;
   }
-  return v63;
-})();
+  { v62 = v63; break b18; }
+}
 if (v62 === INVALID) {
   if ("preview_video" in v55) return INVALID;
   v62 = undefined;
 }
 const v65 = v55["preview_audio"];
-let v66 = (() => {
+let v66; b19: {
   let v67;
   if (v65 !== undefined) {
     let v68 = null;
     if (v65 !== null) {
-      if (typeof v65 !== "string") return INVALID;
+      if (typeof v65 !== "string") { v66 = INVALID; break b19; }
       v68 = v65;
     }
     v67 = v68;
   }
-  return v67;
-})();
+  { v66 = v67; break b19; }
+}
 if (v66 === INVALID) {
   if ("preview_audio" in v55) return INVALID;
   v66 = undefined;
 }
 const v69 = v55["screenshots"];
-let v70 = (() => {
+let v70; b20: {
   let v71;
   if (v69 !== undefined) {
     let v72 = null;
     if (v69 !== null) {
       let v73;
-      v73 = (() => {
-        if (!Array.isArray(v69)) return INVALID;
+      b21: {
+        if (!Array.isArray(v69)) { v73 = INVALID; break b21; }
         const v74 = new Array(v69.length);
         for (let v75 = 0; v75 < v69.length; v75++) {
           const v76 = v69[v75];
-          if (typeof v76 !== "string") return INVALID;
+          if (typeof v76 !== "string") { v73 = INVALID; break b21; }
           v74[v75] = v76;
         }
-        return v74;
-      })();
-      if (v73 === INVALID) v73 = (() => {
-        if (!c5(v69)) return INVALID;
+        { v73 = v74; break b21; }
+      }
+      if (v73 === INVALID) b22: {
+        if (!c5(v69)) { v73 = INVALID; break b22; }
         const v77 = {};
         const v81 = Object.getOwnPropertySymbols(v69);
         const v82 = Object.getOwnPropertyNames(v69);
@@ -1753,10 +1762,10 @@ let v70 = (() => {
           if (v78 === "__proto__" || !c6.call(v69, v78)) continue;
           let v80 = c12(v78);
           if (v80 === INVALID && typeof v78 === "string" && c13.test(v78)) v80 = c12(Number(v78));
-          if (v80 === INVALID) return INVALID;
+          if (v80 === INVALID) { v73 = INVALID; break b22; }
           if (v80 === "__proto__") continue;
           const v84 = v69[v78];
-          if (typeof v84 !== "string") return INVALID;
+          if (typeof v84 !== "string") { v73 = INVALID; break b22; }
           v77[v80] = v84;
         }
         for (let v83 = 0; v83 < v81.length; v83++) {
@@ -1764,25 +1773,25 @@ let v70 = (() => {
           if (!c6.call(v69, v78)) continue;
           let v80 = c12(v78);
           if (v80 === INVALID && typeof v78 === "string" && c13.test(v78)) v80 = c12(Number(v78));
-          if (v80 === INVALID) return INVALID;
+          if (v80 === INVALID) { v73 = INVALID; break b22; }
           if (v80 === "__proto__") continue;
           const v85 = v69[v78];
-          if (typeof v85 !== "string") return INVALID;
+          if (typeof v85 !== "string") { v73 = INVALID; break b22; }
           v77[v80] = v85;
         }
-        return v77;
-      })();
-      if (v73 === INVALID) return INVALID;
+        { v73 = v77; break b22; }
+      }
+      if (v73 === INVALID) { v70 = INVALID; break b20; }
       const v86 = c14(v73);
-      if (v86 === INVALID) return INVALID;
+      if (v86 === INVALID) { v70 = INVALID; break b20; }
       v72 = v86;
     }
     v71 = v72;
   }
   const v87 = c15(v71);
-  if (v87 === INVALID) return INVALID;
-  return v87;
-})();
+  if (v87 === INVALID) { v70 = INVALID; break b20; }
+  { v70 = v87; break b20; }
+}
 if (v70 === INVALID) return INVALID;
 const v88 = {};
 v88["thumbnail"] = v56;
@@ -1796,33 +1805,33 @@ const v90 = v2["price"];
 if (typeof v90 !== "object" || v90 === null || Array.isArray(v90)) return INVALID;
 const v91 = v90["regular"];
 let v92;
-v92 = (() => {
-  if (typeof v91 !== "number" || !Number.isFinite(v91)) return INVALID;
-  return v91;
-})();
-if (v92 === INVALID) v92 = (() => {
-  if (typeof v91 !== "string") return INVALID;
+b23: {
+  if (typeof v91 !== "number" || !Number.isFinite(v91)) { v92 = INVALID; break b23; }
+  { v92 = v91; break b23; }
+}
+if (v92 === INVALID) b24: {
+  if (typeof v91 !== "string") { v92 = INVALID; break b24; }
   c17.lastIndex = 0;
-  if (!c17.test(v91)) return INVALID;
+  if (!c17.test(v91)) { v92 = INVALID; break b24; }
   const v93 = c18(v91);
-  if (v93 === INVALID) return INVALID;
-  return v93;
-})();
+  if (v93 === INVALID) { v92 = INVALID; break b24; }
+  { v92 = v93; break b24; }
+}
 if (v92 === INVALID) return INVALID;
 const v94 = v90["extended"];
 let v95;
-v95 = (() => {
-  if (typeof v94 !== "number" || !Number.isFinite(v94)) return INVALID;
-  return v94;
-})();
-if (v95 === INVALID) v95 = (() => {
-  if (typeof v94 !== "string") return INVALID;
+b25: {
+  if (typeof v94 !== "number" || !Number.isFinite(v94)) { v95 = INVALID; break b25; }
+  { v95 = v94; break b25; }
+}
+if (v95 === INVALID) b26: {
+  if (typeof v94 !== "string") { v95 = INVALID; break b26; }
   c17.lastIndex = 0;
-  if (!c17.test(v94)) return INVALID;
+  if (!c17.test(v94)) { v95 = INVALID; break b26; }
   const v96 = c19(v94);
-  if (v96 === INVALID) return INVALID;
-  return v96;
-})();
+  if (v96 === INVALID) { v95 = INVALID; break b26; }
+  { v95 = v96; break b26; }
+}
 if (v95 === INVALID) return INVALID;
 const v97 = {};
 if (v92 !== undefined || "regular" in v90) v97["regular"] = v92;
@@ -1869,92 +1878,92 @@ const v1 = c0(v0);
 if (v1 instanceof Promise) c1();
 if (!v1) return INVALID;
 const v2 = input["data"];
-let v3 = (() => {
+let v3; b0: {
   let v4;
   if (v2 !== undefined) {
-    if (typeof v2 !== "object" || v2 === null || Array.isArray(v2)) return INVALID;
+    if (typeof v2 !== "object" || v2 === null || Array.isArray(v2)) { v3 = INVALID; break b0; }
     const v5 = v2["purchase"];
-    if (typeof v5 !== "object" || v5 === null || Array.isArray(v5)) return INVALID;
+    if (typeof v5 !== "object" || v5 === null || Array.isArray(v5)) { v3 = INVALID; break b0; }
     const v6 = v5["purchase_code"];
-    if (typeof v6 !== "string") return INVALID;
+    if (typeof v6 !== "string") { v3 = INVALID; break b0; }
     const v7 = v5["license_type"];
-    if (typeof v7 !== "string") return INVALID;
+    if (typeof v7 !== "string") { v3 = INVALID; break b0; }
     const v8 = v5["price"];
     let v9;
-    v9 = (() => {
-      if (typeof v8 !== "number" || !Number.isFinite(v8)) return INVALID;
-      return v8;
-    })();
-    if (v9 === INVALID) v9 = (() => {
-      if (typeof v8 !== "string") return INVALID;
+    b1: {
+      if (typeof v8 !== "number" || !Number.isFinite(v8)) { v9 = INVALID; break b1; }
+      { v9 = v8; break b1; }
+    }
+    if (v9 === INVALID) b2: {
+      if (typeof v8 !== "string") { v9 = INVALID; break b2; }
       c2.lastIndex = 0;
-      if (!c2.test(v8)) return INVALID;
+      if (!c2.test(v8)) { v9 = INVALID; break b2; }
       const v10 = c3(v8);
-      if (v10 === INVALID) return INVALID;
-      return v10;
-    })();
-    if (v9 === INVALID) return INVALID;
+      if (v10 === INVALID) { v9 = INVALID; break b2; }
+      { v9 = v10; break b2; }
+    }
+    if (v9 === INVALID) { v3 = INVALID; break b0; }
     const v11 = v5["currency"];
-    if (typeof v11 !== "string") return INVALID;
+    if (typeof v11 !== "string") { v3 = INVALID; break b0; }
     const v12 = v5["item"];
-    if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) return INVALID;
+    if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { v3 = INVALID; break b0; }
     const v13 = v12["id"];
     let v14;
-    v14 = (() => {
-      if (typeof v13 !== "number" || !Number.isFinite(v13)) return INVALID;
-      if (!Number.isSafeInteger(v13)) return INVALID;
-      return v13;
-    })();
-    if (v14 === INVALID) v14 = (() => {
-      if (typeof v13 !== "string") return INVALID;
+    b3: {
+      if (typeof v13 !== "number" || !Number.isFinite(v13)) { v14 = INVALID; break b3; }
+      if (!Number.isSafeInteger(v13)) { v14 = INVALID; break b3; }
+      { v14 = v13; break b3; }
+    }
+    if (v14 === INVALID) b4: {
+      if (typeof v13 !== "string") { v14 = INVALID; break b4; }
       c4.lastIndex = 0;
-      if (!c4.test(v13)) return INVALID;
+      if (!c4.test(v13)) { v14 = INVALID; break b4; }
       const v15 = c5(v13);
-      if (v15 === INVALID) return INVALID;
-      return v15;
-    })();
-    if (v14 === INVALID) return INVALID;
+      if (v15 === INVALID) { v14 = INVALID; break b4; }
+      { v14 = v15; break b4; }
+    }
+    if (v14 === INVALID) { v3 = INVALID; break b0; }
     const v16 = v12["name"];
-    if (typeof v16 !== "string") return INVALID;
+    if (typeof v16 !== "string") { v3 = INVALID; break b0; }
     const v17 = v12["description"];
-    if (typeof v17 !== "string") return INVALID;
+    if (typeof v17 !== "string") { v3 = INVALID; break b0; }
     const v18 = v12["category"];
-    if (typeof v18 !== "string") return INVALID;
+    if (typeof v18 !== "string") { v3 = INVALID; break b0; }
     const v19 = v12["sub_category"];
-    let v20 = (() => {
+    let v20; b5: {
       let v21;
       if (v19 !== undefined) {
         let v22 = null;
         if (v19 !== null) {
-          if (typeof v19 !== "string") return INVALID;
+          if (typeof v19 !== "string") { v20 = INVALID; break b5; }
           v22 = v19;
         }
         v21 = v22;
       }
       const v23 = c6(v21);
-      if (v23 === INVALID) return INVALID;
-      return v23;
-    })();
-    if (v20 === INVALID) return INVALID;
+      if (v23 === INVALID) { v20 = INVALID; break b5; }
+      { v20 = v23; break b5; }
+    }
+    if (v20 === INVALID) { v3 = INVALID; break b0; }
     const v24 = v12["options"];
-    let v25 = (() => {
+    let v25; b6: {
       let v26;
       if (v24 !== undefined) {
         let v27 = null;
         if (v24 !== null) {
           let v28;
-          v28 = (() => {
-            if (!Array.isArray(v24)) return INVALID;
+          b7: {
+            if (!Array.isArray(v24)) { v28 = INVALID; break b7; }
             const v29 = new Array(v24.length);
             for (let v30 = 0; v30 < v24.length; v30++) {
               const v31 = v24[v30];
-              if (typeof v31 !== "string") return INVALID;
+              if (typeof v31 !== "string") { v28 = INVALID; break b7; }
               v29[v30] = v31;
             }
-            return v29;
-          })();
-          if (v28 === INVALID) v28 = (() => {
-            if (!c7(v24)) return INVALID;
+            { v28 = v29; break b7; }
+          }
+          if (v28 === INVALID) b8: {
+            if (!c7(v24)) { v28 = INVALID; break b8; }
             const v32 = {};
             const v35 = Object.getOwnPropertySymbols(v24);
             const v36 = Object.getOwnPropertyNames(v24);
@@ -1963,197 +1972,197 @@ let v3 = (() => {
               if (v33 === "__proto__" || !c8.call(v24, v33)) continue;
               const v34 = v24[v33];
               let v38;
-              v38 = (() => {
-                if (typeof v34 !== "string") return INVALID;
-                return v34;
-              })();
-              if (v38 === INVALID) v38 = (() => {
-                if (!Array.isArray(v34)) return INVALID;
+              b9: {
+                if (typeof v34 !== "string") { v38 = INVALID; break b9; }
+                { v38 = v34; break b9; }
+              }
+              if (v38 === INVALID) b10: {
+                if (!Array.isArray(v34)) { v38 = INVALID; break b10; }
                 const v39 = new Array(v34.length);
                 for (let v40 = 0; v40 < v34.length; v40++) {
                   const v41 = v34[v40];
-                  if (typeof v41 !== "string") return INVALID;
+                  if (typeof v41 !== "string") { v38 = INVALID; break b10; }
                   v39[v40] = v41;
                 }
-                return v39;
-              })();
-              if (v38 === INVALID) return INVALID;
+                { v38 = v39; break b10; }
+              }
+              if (v38 === INVALID) { v28 = INVALID; break b8; }
               v32[v33] = v38;
             }
             for (let v37 = 0; v37 < v35.length; v37++) {
               const v33 = v35[v37];
               if (!c8.call(v24, v33)) continue;
-              return INVALID;
+              { v28 = INVALID; break b8; }
             }
-            return v32;
-          })();
-          if (v28 === INVALID) return INVALID;
+            { v28 = v32; break b8; }
+          }
+          if (v28 === INVALID) { v25 = INVALID; break b6; }
           v27 = v28;
         }
         v26 = v27;
       }
       const v42 = c9(v26);
-      if (v42 === INVALID) return INVALID;
-      return v42;
-    })();
-    if (v25 === INVALID) return INVALID;
+      if (v42 === INVALID) { v25 = INVALID; break b6; }
+      { v25 = v42; break b6; }
+    }
+    if (v25 === INVALID) { v3 = INVALID; break b0; }
     const v43 = v12["version"];
-    let v44 = (() => {
+    let v44; b11: {
       let v45;
       if (v43 !== undefined) {
         let v46 = null;
         if (v43 !== null) {
           let v47;
-          v47 = (() => {
-            if (typeof v43 !== "string") return INVALID;
-            return v43;
-          })();
-          if (v47 === INVALID) v47 = (() => {
-            if (typeof v43 !== "number" || !Number.isFinite(v43)) return INVALID;
+          b12: {
+            if (typeof v43 !== "string") { v47 = INVALID; break b12; }
+            { v47 = v43; break b12; }
+          }
+          if (v47 === INVALID) b13: {
+            if (typeof v43 !== "number" || !Number.isFinite(v43)) { v47 = INVALID; break b13; }
             const v48 = c10(v43);
-            if (v48 === INVALID) return INVALID;
-            return v48;
-          })();
-          if (v47 === INVALID) return INVALID;
+            if (v48 === INVALID) { v47 = INVALID; break b13; }
+            { v47 = v48; break b13; }
+          }
+          if (v47 === INVALID) { v44 = INVALID; break b11; }
           v46 = v47;
         }
         v45 = v46;
       }
       const v49 = c11(v45);
-      if (v49 === INVALID) return INVALID;
-      return v49;
-    })();
-    if (v44 === INVALID) return INVALID;
+      if (v49 === INVALID) { v44 = INVALID; break b11; }
+      { v44 = v49; break b11; }
+    }
+    if (v44 === INVALID) { v3 = INVALID; break b0; }
     const v50 = v12["demo_link"];
-    let v51 = (() => {
+    let v51; b14: {
       let v52;
       if (v50 !== undefined) {
         let v53 = null;
         if (v50 !== null) {
-          if (typeof v50 !== "string") return INVALID;
+          if (typeof v50 !== "string") { v51 = INVALID; break b14; }
           v53 = v50;
         }
         v52 = v53;
       }
       const v54 = c12(v52);
-      if (v54 === INVALID) return INVALID;
-      return v54;
-    })();
-    if (v51 === INVALID) return INVALID;
+      if (v54 === INVALID) { v51 = INVALID; break b14; }
+      { v51 = v54; break b14; }
+    }
+    if (v51 === INVALID) { v3 = INVALID; break b0; }
     const v55 = v12["tags"];
-    let v56 = (() => {
+    let v56; b15: {
       let v57;
       if (v55 !== undefined) {
         let v58 = null;
         if (v55 !== null) {
           let v59;
-          v59 = (() => {
-            if (!Array.isArray(v55)) return INVALID;
+          b16: {
+            if (!Array.isArray(v55)) { v59 = INVALID; break b16; }
             const v60 = new Array(v55.length);
             for (let v61 = 0; v61 < v55.length; v61++) {
               const v62 = v55[v61];
               let v63;
-              v63 = (() => {
-                if (typeof v62 !== "string") return INVALID;
-                return v62;
-              })();
-              if (v63 === INVALID) v63 = (() => {
-                if (typeof v62 !== "number" || !Number.isFinite(v62)) return INVALID;
-                return v62;
-              })();
-              if (v63 === INVALID) return INVALID;
+              b17: {
+                if (typeof v62 !== "string") { v63 = INVALID; break b17; }
+                { v63 = v62; break b17; }
+              }
+              if (v63 === INVALID) b18: {
+                if (typeof v62 !== "number" || !Number.isFinite(v62)) { v63 = INVALID; break b18; }
+                { v63 = v62; break b18; }
+              }
+              if (v63 === INVALID) { v59 = INVALID; break b16; }
               v60[v61] = v63;
             }
-            return v60;
-          })();
-          if (v59 === INVALID) v59 = (() => {
-            if (typeof v55 !== "string") return INVALID;
-            return v55;
-          })();
-          if (v59 === INVALID) return INVALID;
+            { v59 = v60; break b16; }
+          }
+          if (v59 === INVALID) b19: {
+            if (typeof v55 !== "string") { v59 = INVALID; break b19; }
+            { v59 = v55; break b19; }
+          }
+          if (v59 === INVALID) { v56 = INVALID; break b15; }
           v58 = v59;
         }
         v57 = v58;
       }
       const v64 = c13(v57);
-      if (v64 === INVALID) return INVALID;
-      return v64;
-    })();
-    if (v56 === INVALID) return INVALID;
+      if (v64 === INVALID) { v56 = INVALID; break b15; }
+      { v56 = v64; break b15; }
+    }
+    if (v56 === INVALID) { v3 = INVALID; break b0; }
     const v65 = v12["media"];
-    if (typeof v65 !== "object" || v65 === null || Array.isArray(v65)) return INVALID;
+    if (typeof v65 !== "object" || v65 === null || Array.isArray(v65)) { v3 = INVALID; break b0; }
     const v66 = v65["thumbnail"];
-    if (typeof v66 !== "string") return INVALID;
+    if (typeof v66 !== "string") { v3 = INVALID; break b0; }
     const v67 = v65["preview_image"];
-    let v68 = (() => {
+    let v68; b20: {
       let v69;
       if (v67 !== undefined) {
         let v70 = null;
         if (v67 !== null) {
-          if (typeof v67 !== "string") return INVALID;
+          if (typeof v67 !== "string") { v68 = INVALID; break b20; }
           v70 = v67;
         }
         v69 = v70;
       }
-      return v69;
-    })();
+      { v68 = v69; break b20; }
+    }
     if (v68 === INVALID) {
-      if ("preview_image" in v65) return INVALID;
+      if ("preview_image" in v65) { v3 = INVALID; break b0; }
       v68 = undefined;
     }
     const v71 = v65["preview_video"];
-    let v72 = (() => {
+    let v72; b21: {
       let v73;
       if (v71 !== undefined) {
         let v74 = null;
         if (v71 !== null) {
-          if (typeof v71 !== "string") return INVALID;
+          if (typeof v71 !== "string") { v72 = INVALID; break b21; }
           v74 = v71;
         }
         v73 = v74;
       }
-      return v73;
-    })();
+      { v72 = v73; break b21; }
+    }
     if (v72 === INVALID) {
-      if ("preview_video" in v65) return INVALID;
+      if ("preview_video" in v65) { v3 = INVALID; break b0; }
       v72 = undefined;
     }
     const v75 = v65["preview_audio"];
-    let v76 = (() => {
+    let v76; b22: {
       let v77;
       if (v75 !== undefined) {
         let v78 = null;
         if (v75 !== null) {
-          if (typeof v75 !== "string") return INVALID;
+          if (typeof v75 !== "string") { v76 = INVALID; break b22; }
           v78 = v75;
         }
         v77 = v78;
       }
-      return v77;
-    })();
+      { v76 = v77; break b22; }
+    }
     if (v76 === INVALID) {
-      if ("preview_audio" in v65) return INVALID;
+      if ("preview_audio" in v65) { v3 = INVALID; break b0; }
       v76 = undefined;
     }
     const v79 = v65["screenshots"];
-    let v80 = (() => {
+    let v80; b23: {
       let v81;
       if (v79 !== undefined) {
         let v82 = null;
         if (v79 !== null) {
           let v83;
-          v83 = (() => {
-            if (!Array.isArray(v79)) return INVALID;
+          b24: {
+            if (!Array.isArray(v79)) { v83 = INVALID; break b24; }
             const v84 = new Array(v79.length);
             for (let v85 = 0; v85 < v79.length; v85++) {
               const v86 = v79[v85];
-              if (typeof v86 !== "string") return INVALID;
+              if (typeof v86 !== "string") { v83 = INVALID; break b24; }
               v84[v85] = v86;
             }
-            return v84;
-          })();
-          if (v83 === INVALID) v83 = (() => {
-            if (!c7(v79)) return INVALID;
+            { v83 = v84; break b24; }
+          }
+          if (v83 === INVALID) b25: {
+            if (!c7(v79)) { v83 = INVALID; break b25; }
             const v87 = {};
             const v91 = Object.getOwnPropertySymbols(v79);
             const v92 = Object.getOwnPropertyNames(v79);
@@ -2162,10 +2171,10 @@ let v3 = (() => {
               if (v88 === "__proto__" || !c8.call(v79, v88)) continue;
               let v90 = c14(v88);
               if (v90 === INVALID && typeof v88 === "string" && c15.test(v88)) v90 = c14(Number(v88));
-              if (v90 === INVALID) return INVALID;
+              if (v90 === INVALID) { v83 = INVALID; break b25; }
               if (v90 === "__proto__") continue;
               const v94 = v79[v88];
-              if (typeof v94 !== "string") return INVALID;
+              if (typeof v94 !== "string") { v83 = INVALID; break b25; }
               v87[v90] = v94;
             }
             for (let v93 = 0; v93 < v91.length; v93++) {
@@ -2173,26 +2182,26 @@ let v3 = (() => {
               if (!c8.call(v79, v88)) continue;
               let v90 = c14(v88);
               if (v90 === INVALID && typeof v88 === "string" && c15.test(v88)) v90 = c14(Number(v88));
-              if (v90 === INVALID) return INVALID;
+              if (v90 === INVALID) { v83 = INVALID; break b25; }
               if (v90 === "__proto__") continue;
               const v95 = v79[v88];
-              if (typeof v95 !== "string") return INVALID;
+              if (typeof v95 !== "string") { v83 = INVALID; break b25; }
               v87[v90] = v95;
             }
-            return v87;
-          })();
-          if (v83 === INVALID) return INVALID;
+            { v83 = v87; break b25; }
+          }
+          if (v83 === INVALID) { v80 = INVALID; break b23; }
           const v96 = c16(v83);
-          if (v96 === INVALID) return INVALID;
+          if (v96 === INVALID) { v80 = INVALID; break b23; }
           v82 = v96;
         }
         v81 = v82;
       }
       const v97 = c17(v81);
-      if (v97 === INVALID) return INVALID;
-      return v97;
-    })();
-    if (v80 === INVALID) return INVALID;
+      if (v97 === INVALID) { v80 = INVALID; break b23; }
+      { v80 = v97; break b23; }
+    }
+    if (v80 === INVALID) { v3 = INVALID; break b0; }
     const v98 = {};
     v98["thumbnail"] = v66;
     if ("preview_image" in v65) v98["preview_image"] = v68;
@@ -2200,46 +2209,46 @@ let v3 = (() => {
     if ("preview_audio" in v65) v98["preview_audio"] = v76;
     if (v80 !== undefined || "screenshots" in v65) v98["screenshots"] = v80;
     const v99 = c18(v98);
-    if (v99 === INVALID) return INVALID;
+    if (v99 === INVALID) { v3 = INVALID; break b0; }
     const v100 = v12["price"];
-    if (typeof v100 !== "object" || v100 === null || Array.isArray(v100)) return INVALID;
+    if (typeof v100 !== "object" || v100 === null || Array.isArray(v100)) { v3 = INVALID; break b0; }
     const v101 = v100["regular"];
     let v102;
-    v102 = (() => {
-      if (typeof v101 !== "number" || !Number.isFinite(v101)) return INVALID;
-      return v101;
-    })();
-    if (v102 === INVALID) v102 = (() => {
-      if (typeof v101 !== "string") return INVALID;
+    b26: {
+      if (typeof v101 !== "number" || !Number.isFinite(v101)) { v102 = INVALID; break b26; }
+      { v102 = v101; break b26; }
+    }
+    if (v102 === INVALID) b27: {
+      if (typeof v101 !== "string") { v102 = INVALID; break b27; }
       c2.lastIndex = 0;
-      if (!c2.test(v101)) return INVALID;
+      if (!c2.test(v101)) { v102 = INVALID; break b27; }
       const v103 = c19(v101);
-      if (v103 === INVALID) return INVALID;
-      return v103;
-    })();
-    if (v102 === INVALID) return INVALID;
+      if (v103 === INVALID) { v102 = INVALID; break b27; }
+      { v102 = v103; break b27; }
+    }
+    if (v102 === INVALID) { v3 = INVALID; break b0; }
     const v104 = v100["extended"];
     let v105;
-    v105 = (() => {
-      if (typeof v104 !== "number" || !Number.isFinite(v104)) return INVALID;
-      return v104;
-    })();
-    if (v105 === INVALID) v105 = (() => {
-      if (typeof v104 !== "string") return INVALID;
+    b28: {
+      if (typeof v104 !== "number" || !Number.isFinite(v104)) { v105 = INVALID; break b28; }
+      { v105 = v104; break b28; }
+    }
+    if (v105 === INVALID) b29: {
+      if (typeof v104 !== "string") { v105 = INVALID; break b29; }
       c2.lastIndex = 0;
-      if (!c2.test(v104)) return INVALID;
+      if (!c2.test(v104)) { v105 = INVALID; break b29; }
       const v106 = c20(v104);
-      if (v106 === INVALID) return INVALID;
-      return v106;
-    })();
-    if (v105 === INVALID) return INVALID;
+      if (v106 === INVALID) { v105 = INVALID; break b29; }
+      { v105 = v106; break b29; }
+    }
+    if (v105 === INVALID) { v3 = INVALID; break b0; }
     const v107 = {};
     if (v102 !== undefined || "regular" in v100) v107["regular"] = v102;
     if (v105 !== undefined || "extended" in v100) v107["extended"] = v105;
     const v108 = v12["currency"];
-    if (typeof v108 !== "string") return INVALID;
+    if (typeof v108 !== "string") { v3 = INVALID; break b0; }
     const v109 = v12["published_at"];
-    if (typeof v109 !== "string") return INVALID;
+    if (typeof v109 !== "string") { v3 = INVALID; break b0; }
     const v110 = {};
     if (v14 !== undefined || "id" in v12) v110["id"] = v14;
     v110["name"] = v16;
@@ -2255,35 +2264,35 @@ let v3 = (() => {
     v110["currency"] = v108;
     v110["published_at"] = v109;
     const v111 = v5["supported_until"];
-    let v112 = (() => {
+    let v112; b30: {
       const v113 = c21(v111);
-      if (v113 === INVALID) return INVALID;
+      if (v113 === INVALID) { v112 = INVALID; break b30; }
       let v114;
       if (v113 !== undefined) {
-        if (typeof v113 !== "string") return INVALID;
+        if (typeof v113 !== "string") { v112 = INVALID; break b30; }
         v114 = v113;
       }
-      return v114;
-    })();
+      { v112 = v114; break b30; }
+    }
     if (v112 === INVALID) {
-      if ("supported_until" in v5) return INVALID;
+      if ("supported_until" in v5) { v3 = INVALID; break b0; }
       v112 = undefined;
     }
     const v115 = v5["downloaded"];
     let v116;
-    v116 = (() => {
-      if (typeof v115 !== "boolean") return INVALID;
-      return v115;
-    })();
-    if (v116 === INVALID) v116 = (() => {
-      if (!c22.has(v115)) return INVALID;
+    b31: {
+      if (typeof v115 !== "boolean") { v116 = INVALID; break b31; }
+      { v116 = v115; break b31; }
+    }
+    if (v116 === INVALID) b32: {
+      if (!c22.has(v115)) { v116 = INVALID; break b32; }
       const v117 = c23(v115);
-      if (v117 === INVALID) return INVALID;
-      return v117;
-    })();
-    if (v116 === INVALID) return INVALID;
+      if (v117 === INVALID) { v116 = INVALID; break b32; }
+      { v116 = v117; break b32; }
+    }
+    if (v116 === INVALID) { v3 = INVALID; break b0; }
     const v118 = v5["date"];
-    if (typeof v118 !== "string") return INVALID;
+    if (typeof v118 !== "string") { v3 = INVALID; break b0; }
     const v119 = {};
     v119["purchase_code"] = v6;
     v119["license_type"] = v7;
@@ -2294,102 +2303,102 @@ let v3 = (() => {
     if (v116 !== undefined || "downloaded" in v5) v119["downloaded"] = v116;
     v119["date"] = v118;
     const v120 = c24(v119);
-    if (v120 === INVALID) return INVALID;
+    if (v120 === INVALID) { v3 = INVALID; break b0; }
     const v121 = {};
     if (v120 !== undefined || "purchase" in v2) v121["purchase"] = v120;
     v4 = v121;
   }
-  return v4;
-})();
+  { v3 = v4; break b0; }
+}
 if (v3 === INVALID) {
   if ("data" in input) return INVALID;
   v3 = undefined;
 }
 const v122 = input["item"];
-let v123 = (() => {
+let v123; b33: {
   let v124;
   if (v122 !== undefined) {
-    if (typeof v122 !== "object" || v122 === null || Array.isArray(v122)) return INVALID;
+    if (typeof v122 !== "object" || v122 === null || Array.isArray(v122)) { v123 = INVALID; break b33; }
     const v125 = v122["purchase_code"];
-    if (typeof v125 !== "string") return INVALID;
+    if (typeof v125 !== "string") { v123 = INVALID; break b33; }
     const v126 = v122["license_type"];
-    if (typeof v126 !== "string") return INVALID;
+    if (typeof v126 !== "string") { v123 = INVALID; break b33; }
     const v127 = v122["price"];
     let v128;
-    v128 = (() => {
-      if (typeof v127 !== "number" || !Number.isFinite(v127)) return INVALID;
-      return v127;
-    })();
-    if (v128 === INVALID) v128 = (() => {
-      if (typeof v127 !== "string") return INVALID;
+    b34: {
+      if (typeof v127 !== "number" || !Number.isFinite(v127)) { v128 = INVALID; break b34; }
+      { v128 = v127; break b34; }
+    }
+    if (v128 === INVALID) b35: {
+      if (typeof v127 !== "string") { v128 = INVALID; break b35; }
       c2.lastIndex = 0;
-      if (!c2.test(v127)) return INVALID;
+      if (!c2.test(v127)) { v128 = INVALID; break b35; }
       const v129 = c25(v127);
-      if (v129 === INVALID) return INVALID;
-      return v129;
-    })();
-    if (v128 === INVALID) return INVALID;
+      if (v129 === INVALID) { v128 = INVALID; break b35; }
+      { v128 = v129; break b35; }
+    }
+    if (v128 === INVALID) { v123 = INVALID; break b33; }
     const v130 = v122["currency"];
-    if (typeof v130 !== "string") return INVALID;
+    if (typeof v130 !== "string") { v123 = INVALID; break b33; }
     const v131 = v122["item"];
-    if (typeof v131 !== "object" || v131 === null || Array.isArray(v131)) return INVALID;
+    if (typeof v131 !== "object" || v131 === null || Array.isArray(v131)) { v123 = INVALID; break b33; }
     const v132 = v131["id"];
     let v133;
-    v133 = (() => {
-      if (typeof v132 !== "number" || !Number.isFinite(v132)) return INVALID;
-      if (!Number.isSafeInteger(v132)) return INVALID;
-      return v132;
-    })();
-    if (v133 === INVALID) v133 = (() => {
-      if (typeof v132 !== "string") return INVALID;
+    b36: {
+      if (typeof v132 !== "number" || !Number.isFinite(v132)) { v133 = INVALID; break b36; }
+      if (!Number.isSafeInteger(v132)) { v133 = INVALID; break b36; }
+      { v133 = v132; break b36; }
+    }
+    if (v133 === INVALID) b37: {
+      if (typeof v132 !== "string") { v133 = INVALID; break b37; }
       c4.lastIndex = 0;
-      if (!c4.test(v132)) return INVALID;
+      if (!c4.test(v132)) { v133 = INVALID; break b37; }
       const v134 = c26(v132);
-      if (v134 === INVALID) return INVALID;
-      return v134;
-    })();
-    if (v133 === INVALID) return INVALID;
+      if (v134 === INVALID) { v133 = INVALID; break b37; }
+      { v133 = v134; break b37; }
+    }
+    if (v133 === INVALID) { v123 = INVALID; break b33; }
     const v135 = v131["name"];
-    if (typeof v135 !== "string") return INVALID;
+    if (typeof v135 !== "string") { v123 = INVALID; break b33; }
     const v136 = v131["description"];
-    if (typeof v136 !== "string") return INVALID;
+    if (typeof v136 !== "string") { v123 = INVALID; break b33; }
     const v137 = v131["category"];
-    if (typeof v137 !== "string") return INVALID;
+    if (typeof v137 !== "string") { v123 = INVALID; break b33; }
     const v138 = v131["sub_category"];
-    let v139 = (() => {
+    let v139; b38: {
       let v140;
       if (v138 !== undefined) {
         let v141 = null;
         if (v138 !== null) {
-          if (typeof v138 !== "string") return INVALID;
+          if (typeof v138 !== "string") { v139 = INVALID; break b38; }
           v141 = v138;
         }
         v140 = v141;
       }
       const v142 = c27(v140);
-      if (v142 === INVALID) return INVALID;
-      return v142;
-    })();
-    if (v139 === INVALID) return INVALID;
+      if (v142 === INVALID) { v139 = INVALID; break b38; }
+      { v139 = v142; break b38; }
+    }
+    if (v139 === INVALID) { v123 = INVALID; break b33; }
     const v143 = v131["options"];
-    let v144 = (() => {
+    let v144; b39: {
       let v145;
       if (v143 !== undefined) {
         let v146 = null;
         if (v143 !== null) {
           let v147;
-          v147 = (() => {
-            if (!Array.isArray(v143)) return INVALID;
+          b40: {
+            if (!Array.isArray(v143)) { v147 = INVALID; break b40; }
             const v148 = new Array(v143.length);
             for (let v149 = 0; v149 < v143.length; v149++) {
               const v150 = v143[v149];
-              if (typeof v150 !== "string") return INVALID;
+              if (typeof v150 !== "string") { v147 = INVALID; break b40; }
               v148[v149] = v150;
             }
-            return v148;
-          })();
-          if (v147 === INVALID) v147 = (() => {
-            if (!c7(v143)) return INVALID;
+            { v147 = v148; break b40; }
+          }
+          if (v147 === INVALID) b41: {
+            if (!c7(v143)) { v147 = INVALID; break b41; }
             const v151 = {};
             const v154 = Object.getOwnPropertySymbols(v143);
             const v155 = Object.getOwnPropertyNames(v143);
@@ -2398,197 +2407,197 @@ let v123 = (() => {
               if (v152 === "__proto__" || !c8.call(v143, v152)) continue;
               const v153 = v143[v152];
               let v157;
-              v157 = (() => {
-                if (typeof v153 !== "string") return INVALID;
-                return v153;
-              })();
-              if (v157 === INVALID) v157 = (() => {
-                if (!Array.isArray(v153)) return INVALID;
+              b42: {
+                if (typeof v153 !== "string") { v157 = INVALID; break b42; }
+                { v157 = v153; break b42; }
+              }
+              if (v157 === INVALID) b43: {
+                if (!Array.isArray(v153)) { v157 = INVALID; break b43; }
                 const v158 = new Array(v153.length);
                 for (let v159 = 0; v159 < v153.length; v159++) {
                   const v160 = v153[v159];
-                  if (typeof v160 !== "string") return INVALID;
+                  if (typeof v160 !== "string") { v157 = INVALID; break b43; }
                   v158[v159] = v160;
                 }
-                return v158;
-              })();
-              if (v157 === INVALID) return INVALID;
+                { v157 = v158; break b43; }
+              }
+              if (v157 === INVALID) { v147 = INVALID; break b41; }
               v151[v152] = v157;
             }
             for (let v156 = 0; v156 < v154.length; v156++) {
               const v152 = v154[v156];
               if (!c8.call(v143, v152)) continue;
-              return INVALID;
+              { v147 = INVALID; break b41; }
             }
-            return v151;
-          })();
-          if (v147 === INVALID) return INVALID;
+            { v147 = v151; break b41; }
+          }
+          if (v147 === INVALID) { v144 = INVALID; break b39; }
           v146 = v147;
         }
         v145 = v146;
       }
       const v161 = c28(v145);
-      if (v161 === INVALID) return INVALID;
-      return v161;
-    })();
-    if (v144 === INVALID) return INVALID;
+      if (v161 === INVALID) { v144 = INVALID; break b39; }
+      { v144 = v161; break b39; }
+    }
+    if (v144 === INVALID) { v123 = INVALID; break b33; }
     const v162 = v131["version"];
-    let v163 = (() => {
+    let v163; b44: {
       let v164;
       if (v162 !== undefined) {
         let v165 = null;
         if (v162 !== null) {
           let v166;
-          v166 = (() => {
-            if (typeof v162 !== "string") return INVALID;
-            return v162;
-          })();
-          if (v166 === INVALID) v166 = (() => {
-            if (typeof v162 !== "number" || !Number.isFinite(v162)) return INVALID;
+          b45: {
+            if (typeof v162 !== "string") { v166 = INVALID; break b45; }
+            { v166 = v162; break b45; }
+          }
+          if (v166 === INVALID) b46: {
+            if (typeof v162 !== "number" || !Number.isFinite(v162)) { v166 = INVALID; break b46; }
             const v167 = c29(v162);
-            if (v167 === INVALID) return INVALID;
-            return v167;
-          })();
-          if (v166 === INVALID) return INVALID;
+            if (v167 === INVALID) { v166 = INVALID; break b46; }
+            { v166 = v167; break b46; }
+          }
+          if (v166 === INVALID) { v163 = INVALID; break b44; }
           v165 = v166;
         }
         v164 = v165;
       }
       const v168 = c30(v164);
-      if (v168 === INVALID) return INVALID;
-      return v168;
-    })();
-    if (v163 === INVALID) return INVALID;
+      if (v168 === INVALID) { v163 = INVALID; break b44; }
+      { v163 = v168; break b44; }
+    }
+    if (v163 === INVALID) { v123 = INVALID; break b33; }
     const v169 = v131["demo_link"];
-    let v170 = (() => {
+    let v170; b47: {
       let v171;
       if (v169 !== undefined) {
         let v172 = null;
         if (v169 !== null) {
-          if (typeof v169 !== "string") return INVALID;
+          if (typeof v169 !== "string") { v170 = INVALID; break b47; }
           v172 = v169;
         }
         v171 = v172;
       }
       const v173 = c31(v171);
-      if (v173 === INVALID) return INVALID;
-      return v173;
-    })();
-    if (v170 === INVALID) return INVALID;
+      if (v173 === INVALID) { v170 = INVALID; break b47; }
+      { v170 = v173; break b47; }
+    }
+    if (v170 === INVALID) { v123 = INVALID; break b33; }
     const v174 = v131["tags"];
-    let v175 = (() => {
+    let v175; b48: {
       let v176;
       if (v174 !== undefined) {
         let v177 = null;
         if (v174 !== null) {
           let v178;
-          v178 = (() => {
-            if (!Array.isArray(v174)) return INVALID;
+          b49: {
+            if (!Array.isArray(v174)) { v178 = INVALID; break b49; }
             const v179 = new Array(v174.length);
             for (let v180 = 0; v180 < v174.length; v180++) {
               const v181 = v174[v180];
               let v182;
-              v182 = (() => {
-                if (typeof v181 !== "string") return INVALID;
-                return v181;
-              })();
-              if (v182 === INVALID) v182 = (() => {
-                if (typeof v181 !== "number" || !Number.isFinite(v181)) return INVALID;
-                return v181;
-              })();
-              if (v182 === INVALID) return INVALID;
+              b50: {
+                if (typeof v181 !== "string") { v182 = INVALID; break b50; }
+                { v182 = v181; break b50; }
+              }
+              if (v182 === INVALID) b51: {
+                if (typeof v181 !== "number" || !Number.isFinite(v181)) { v182 = INVALID; break b51; }
+                { v182 = v181; break b51; }
+              }
+              if (v182 === INVALID) { v178 = INVALID; break b49; }
               v179[v180] = v182;
             }
-            return v179;
-          })();
-          if (v178 === INVALID) v178 = (() => {
-            if (typeof v174 !== "string") return INVALID;
-            return v174;
-          })();
-          if (v178 === INVALID) return INVALID;
+            { v178 = v179; break b49; }
+          }
+          if (v178 === INVALID) b52: {
+            if (typeof v174 !== "string") { v178 = INVALID; break b52; }
+            { v178 = v174; break b52; }
+          }
+          if (v178 === INVALID) { v175 = INVALID; break b48; }
           v177 = v178;
         }
         v176 = v177;
       }
       const v183 = c32(v176);
-      if (v183 === INVALID) return INVALID;
-      return v183;
-    })();
-    if (v175 === INVALID) return INVALID;
+      if (v183 === INVALID) { v175 = INVALID; break b48; }
+      { v175 = v183; break b48; }
+    }
+    if (v175 === INVALID) { v123 = INVALID; break b33; }
     const v184 = v131["media"];
-    if (typeof v184 !== "object" || v184 === null || Array.isArray(v184)) return INVALID;
+    if (typeof v184 !== "object" || v184 === null || Array.isArray(v184)) { v123 = INVALID; break b33; }
     const v185 = v184["thumbnail"];
-    if (typeof v185 !== "string") return INVALID;
+    if (typeof v185 !== "string") { v123 = INVALID; break b33; }
     const v186 = v184["preview_image"];
-    let v187 = (() => {
+    let v187; b53: {
       let v188;
       if (v186 !== undefined) {
         let v189 = null;
         if (v186 !== null) {
-          if (typeof v186 !== "string") return INVALID;
+          if (typeof v186 !== "string") { v187 = INVALID; break b53; }
           v189 = v186;
         }
         v188 = v189;
       }
-      return v188;
-    })();
+      { v187 = v188; break b53; }
+    }
     if (v187 === INVALID) {
-      if ("preview_image" in v184) return INVALID;
+      if ("preview_image" in v184) { v123 = INVALID; break b33; }
       v187 = undefined;
     }
     const v190 = v184["preview_video"];
-    let v191 = (() => {
+    let v191; b54: {
       let v192;
       if (v190 !== undefined) {
         let v193 = null;
         if (v190 !== null) {
-          if (typeof v190 !== "string") return INVALID;
+          if (typeof v190 !== "string") { v191 = INVALID; break b54; }
           v193 = v190;
         }
         v192 = v193;
       }
-      return v192;
-    })();
+      { v191 = v192; break b54; }
+    }
     if (v191 === INVALID) {
-      if ("preview_video" in v184) return INVALID;
+      if ("preview_video" in v184) { v123 = INVALID; break b33; }
       v191 = undefined;
     }
     const v194 = v184["preview_audio"];
-    let v195 = (() => {
+    let v195; b55: {
       let v196;
       if (v194 !== undefined) {
         let v197 = null;
         if (v194 !== null) {
-          if (typeof v194 !== "string") return INVALID;
+          if (typeof v194 !== "string") { v195 = INVALID; break b55; }
           v197 = v194;
         }
         v196 = v197;
       }
-      return v196;
-    })();
+      { v195 = v196; break b55; }
+    }
     if (v195 === INVALID) {
-      if ("preview_audio" in v184) return INVALID;
+      if ("preview_audio" in v184) { v123 = INVALID; break b33; }
       v195 = undefined;
     }
     const v198 = v184["screenshots"];
-    let v199 = (() => {
+    let v199; b56: {
       let v200;
       if (v198 !== undefined) {
         let v201 = null;
         if (v198 !== null) {
           let v202;
-          v202 = (() => {
-            if (!Array.isArray(v198)) return INVALID;
+          b57: {
+            if (!Array.isArray(v198)) { v202 = INVALID; break b57; }
             const v203 = new Array(v198.length);
             for (let v204 = 0; v204 < v198.length; v204++) {
               const v205 = v198[v204];
-              if (typeof v205 !== "string") return INVALID;
+              if (typeof v205 !== "string") { v202 = INVALID; break b57; }
               v203[v204] = v205;
             }
-            return v203;
-          })();
-          if (v202 === INVALID) v202 = (() => {
-            if (!c7(v198)) return INVALID;
+            { v202 = v203; break b57; }
+          }
+          if (v202 === INVALID) b58: {
+            if (!c7(v198)) { v202 = INVALID; break b58; }
             const v206 = {};
             const v210 = Object.getOwnPropertySymbols(v198);
             const v211 = Object.getOwnPropertyNames(v198);
@@ -2597,10 +2606,10 @@ let v123 = (() => {
               if (v207 === "__proto__" || !c8.call(v198, v207)) continue;
               let v209 = c33(v207);
               if (v209 === INVALID && typeof v207 === "string" && c15.test(v207)) v209 = c33(Number(v207));
-              if (v209 === INVALID) return INVALID;
+              if (v209 === INVALID) { v202 = INVALID; break b58; }
               if (v209 === "__proto__") continue;
               const v213 = v198[v207];
-              if (typeof v213 !== "string") return INVALID;
+              if (typeof v213 !== "string") { v202 = INVALID; break b58; }
               v206[v209] = v213;
             }
             for (let v212 = 0; v212 < v210.length; v212++) {
@@ -2608,26 +2617,26 @@ let v123 = (() => {
               if (!c8.call(v198, v207)) continue;
               let v209 = c33(v207);
               if (v209 === INVALID && typeof v207 === "string" && c15.test(v207)) v209 = c33(Number(v207));
-              if (v209 === INVALID) return INVALID;
+              if (v209 === INVALID) { v202 = INVALID; break b58; }
               if (v209 === "__proto__") continue;
               const v214 = v198[v207];
-              if (typeof v214 !== "string") return INVALID;
+              if (typeof v214 !== "string") { v202 = INVALID; break b58; }
               v206[v209] = v214;
             }
-            return v206;
-          })();
-          if (v202 === INVALID) return INVALID;
+            { v202 = v206; break b58; }
+          }
+          if (v202 === INVALID) { v199 = INVALID; break b56; }
           const v215 = c34(v202);
-          if (v215 === INVALID) return INVALID;
+          if (v215 === INVALID) { v199 = INVALID; break b56; }
           v201 = v215;
         }
         v200 = v201;
       }
       const v216 = c35(v200);
-      if (v216 === INVALID) return INVALID;
-      return v216;
-    })();
-    if (v199 === INVALID) return INVALID;
+      if (v216 === INVALID) { v199 = INVALID; break b56; }
+      { v199 = v216; break b56; }
+    }
+    if (v199 === INVALID) { v123 = INVALID; break b33; }
     const v217 = {};
     v217["thumbnail"] = v185;
     if ("preview_image" in v184) v217["preview_image"] = v187;
@@ -2635,46 +2644,46 @@ let v123 = (() => {
     if ("preview_audio" in v184) v217["preview_audio"] = v195;
     if (v199 !== undefined || "screenshots" in v184) v217["screenshots"] = v199;
     const v218 = c36(v217);
-    if (v218 === INVALID) return INVALID;
+    if (v218 === INVALID) { v123 = INVALID; break b33; }
     const v219 = v131["price"];
-    if (typeof v219 !== "object" || v219 === null || Array.isArray(v219)) return INVALID;
+    if (typeof v219 !== "object" || v219 === null || Array.isArray(v219)) { v123 = INVALID; break b33; }
     const v220 = v219["regular"];
     let v221;
-    v221 = (() => {
-      if (typeof v220 !== "number" || !Number.isFinite(v220)) return INVALID;
-      return v220;
-    })();
-    if (v221 === INVALID) v221 = (() => {
-      if (typeof v220 !== "string") return INVALID;
+    b59: {
+      if (typeof v220 !== "number" || !Number.isFinite(v220)) { v221 = INVALID; break b59; }
+      { v221 = v220; break b59; }
+    }
+    if (v221 === INVALID) b60: {
+      if (typeof v220 !== "string") { v221 = INVALID; break b60; }
       c2.lastIndex = 0;
-      if (!c2.test(v220)) return INVALID;
+      if (!c2.test(v220)) { v221 = INVALID; break b60; }
       const v222 = c37(v220);
-      if (v222 === INVALID) return INVALID;
-      return v222;
-    })();
-    if (v221 === INVALID) return INVALID;
+      if (v222 === INVALID) { v221 = INVALID; break b60; }
+      { v221 = v222; break b60; }
+    }
+    if (v221 === INVALID) { v123 = INVALID; break b33; }
     const v223 = v219["extended"];
     let v224;
-    v224 = (() => {
-      if (typeof v223 !== "number" || !Number.isFinite(v223)) return INVALID;
-      return v223;
-    })();
-    if (v224 === INVALID) v224 = (() => {
-      if (typeof v223 !== "string") return INVALID;
+    b61: {
+      if (typeof v223 !== "number" || !Number.isFinite(v223)) { v224 = INVALID; break b61; }
+      { v224 = v223; break b61; }
+    }
+    if (v224 === INVALID) b62: {
+      if (typeof v223 !== "string") { v224 = INVALID; break b62; }
       c2.lastIndex = 0;
-      if (!c2.test(v223)) return INVALID;
+      if (!c2.test(v223)) { v224 = INVALID; break b62; }
       const v225 = c38(v223);
-      if (v225 === INVALID) return INVALID;
-      return v225;
-    })();
-    if (v224 === INVALID) return INVALID;
+      if (v225 === INVALID) { v224 = INVALID; break b62; }
+      { v224 = v225; break b62; }
+    }
+    if (v224 === INVALID) { v123 = INVALID; break b33; }
     const v226 = {};
     if (v221 !== undefined || "regular" in v219) v226["regular"] = v221;
     if (v224 !== undefined || "extended" in v219) v226["extended"] = v224;
     const v227 = v131["currency"];
-    if (typeof v227 !== "string") return INVALID;
+    if (typeof v227 !== "string") { v123 = INVALID; break b33; }
     const v228 = v131["published_at"];
-    if (typeof v228 !== "string") return INVALID;
+    if (typeof v228 !== "string") { v123 = INVALID; break b33; }
     const v229 = {};
     if (v133 !== undefined || "id" in v131) v229["id"] = v133;
     v229["name"] = v135;
@@ -2690,35 +2699,35 @@ let v123 = (() => {
     v229["currency"] = v227;
     v229["published_at"] = v228;
     const v230 = v122["supported_until"];
-    let v231 = (() => {
+    let v231; b63: {
       const v232 = c39(v230);
-      if (v232 === INVALID) return INVALID;
+      if (v232 === INVALID) { v231 = INVALID; break b63; }
       let v233;
       if (v232 !== undefined) {
-        if (typeof v232 !== "string") return INVALID;
+        if (typeof v232 !== "string") { v231 = INVALID; break b63; }
         v233 = v232;
       }
-      return v233;
-    })();
+      { v231 = v233; break b63; }
+    }
     if (v231 === INVALID) {
-      if ("supported_until" in v122) return INVALID;
+      if ("supported_until" in v122) { v123 = INVALID; break b33; }
       v231 = undefined;
     }
     const v234 = v122["downloaded"];
     let v235;
-    v235 = (() => {
-      if (typeof v234 !== "boolean") return INVALID;
-      return v234;
-    })();
-    if (v235 === INVALID) v235 = (() => {
-      if (!c40.has(v234)) return INVALID;
+    b64: {
+      if (typeof v234 !== "boolean") { v235 = INVALID; break b64; }
+      { v235 = v234; break b64; }
+    }
+    if (v235 === INVALID) b65: {
+      if (!c40.has(v234)) { v235 = INVALID; break b65; }
       const v236 = c41(v234);
-      if (v236 === INVALID) return INVALID;
-      return v236;
-    })();
-    if (v235 === INVALID) return INVALID;
+      if (v236 === INVALID) { v235 = INVALID; break b65; }
+      { v235 = v236; break b65; }
+    }
+    if (v235 === INVALID) { v123 = INVALID; break b33; }
     const v237 = v122["date"];
-    if (typeof v237 !== "string") return INVALID;
+    if (typeof v237 !== "string") { v123 = INVALID; break b33; }
     const v238 = {};
     v238["purchase_code"] = v125;
     v238["license_type"] = v126;
@@ -2729,11 +2738,11 @@ let v123 = (() => {
     if (v235 !== undefined || "downloaded" in v122) v238["downloaded"] = v235;
     v238["date"] = v237;
     const v239 = c42(v238);
-    if (v239 === INVALID) return INVALID;
+    if (v239 === INVALID) { v123 = INVALID; break b33; }
     v124 = v239;
   }
-  return v124;
-})();
+  { v123 = v124; break b33; }
+}
 if (v123 === INVALID) {
   if ("item" in input) return INVALID;
   v123 = undefined;

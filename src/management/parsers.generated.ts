@@ -11,13 +11,22 @@ function pushIssue(issue) {
   this.issues.push(issue);
 }
 
-/** A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. */
-const transformed = (transformFn) => (value) => {
-  const fakePayload = { value, issues: [], addIssue: pushIssue };
-  const result = transformFn(value, fakePayload);
-  if (result instanceof Promise) return INVALID;
-  return fakePayload.issues.length === 0 ? result : INVALID;
-};
+/**
+ * A transform run on a payload of its own: its result, or INVALID if it added an issue or returned a promise. One
+ * that takes the value alone cannot add an issue: it is called without a payload (none to allocate per value).
+ */
+const transformed = (transformFn) =>
+  transformFn.length < 2
+    ? (value) => {
+        const result = transformFn(value);
+        return result instanceof Promise ? INVALID : result;
+      }
+    : (value) => {
+        const fakePayload = { value, issues: [], addIssue: pushIssue };
+        const result = transformFn(value, fakePayload);
+        if (result instanceof Promise) return INVALID;
+        return fakePayload.issues.length === 0 ? result : INVALID;
+      };
 
 /** A default's value, read when it is needed (zod's `defaultGetter`). */
 const defaulted = (schema) => () => schema._zod.def.defaultValue;
@@ -33,59 +42,59 @@ export const parsers = new Map([
   ['PixelResponseSchema', withParser(PixelResponseSchema, (function (INVALID, c0, c1, c2, c3, c4, c5) {
 return (input) => {
 let v0;
-v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+b0: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b0; }
   const v1 = input["data"];
-  if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) return INVALID;
+  if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) { v0 = INVALID; break b0; }
   const v2 = v1["id"];
   let v3;
-  v3 = (() => {
-    if (typeof v2 !== "number" || !Number.isFinite(v2)) return INVALID;
-    if (!Number.isSafeInteger(v2)) return INVALID;
-    if (v2 < 0) return INVALID;
-    return v2;
-  })();
-  if (v3 === INVALID) v3 = (() => {
-    if (typeof v2 !== "string") return INVALID;
+  b1: {
+    if (typeof v2 !== "number" || !Number.isFinite(v2)) { v3 = INVALID; break b1; }
+    if (!Number.isSafeInteger(v2)) { v3 = INVALID; break b1; }
+    if (v2 < 0) { v3 = INVALID; break b1; }
+    { v3 = v2; break b1; }
+  }
+  if (v3 === INVALID) b2: {
+    if (typeof v2 !== "string") { v3 = INVALID; break b2; }
     c0.lastIndex = 0;
-    if (!c0.test(v2)) return INVALID;
+    if (!c0.test(v2)) { v3 = INVALID; break b2; }
     const v4 = c1(v2);
-    if (v4 === INVALID) return INVALID;
-    return v4;
-  })();
-  if (v3 === INVALID) return INVALID;
+    if (v4 === INVALID) { v3 = INVALID; break b2; }
+    { v3 = v4; break b2; }
+  }
+  if (v3 === INVALID) { v0 = INVALID; break b0; }
   const v5 = v1["name"];
-  if (typeof v5 !== "string") return INVALID;
+  if (typeof v5 !== "string") { v0 = INVALID; break b0; }
   const v6 = v1["type"];
-  if (typeof v6 !== "string") return INVALID;
+  if (typeof v6 !== "string") { v0 = INVALID; break b0; }
   const v7 = c2(v6);
-  if (v7 === INVALID) return INVALID;
+  if (v7 === INVALID) { v0 = INVALID; break b0; }
   const v8 = v1["value"];
-  if (typeof v8 !== "string") return INVALID;
+  if (typeof v8 !== "string") { v0 = INVALID; break b0; }
   const v9 = v1["created_at"];
-  let v10 = (() => {
+  let v10; b3: {
     let v11;
     if (v9 !== undefined) {
-      if (typeof v9 !== "string") return INVALID;
+      if (typeof v9 !== "string") { v10 = INVALID; break b3; }
       v11 = v9;
     }
-    return v11;
-  })();
+    { v10 = v11; break b3; }
+  }
   if (v10 === INVALID) {
-    if ("created_at" in v1) return INVALID;
+    if ("created_at" in v1) { v0 = INVALID; break b0; }
     v10 = undefined;
   }
   const v12 = v1["updated_at"];
-  let v13 = (() => {
+  let v13; b4: {
     let v14;
     if (v12 !== undefined) {
-      if (typeof v12 !== "string") return INVALID;
+      if (typeof v12 !== "string") { v13 = INVALID; break b4; }
       v14 = v12;
     }
-    return v14;
-  })();
+    { v13 = v14; break b4; }
+  }
   if (v13 === INVALID) {
-    if ("updated_at" in v1) return INVALID;
+    if ("updated_at" in v1) { v0 = INVALID; break b0; }
     v13 = undefined;
   }
   const v15 = {};
@@ -97,60 +106,60 @@ v0 = (() => {
   if ("updated_at" in v1) v15["updated_at"] = v13;
   const v16 = { "data": v15 };
   const v17 = c3(v16);
-  if (v17 === INVALID) return INVALID;
-  return v17;
-})();
-if (v0 === INVALID) v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+  if (v17 === INVALID) { v0 = INVALID; break b0; }
+  { v0 = v17; break b0; }
+}
+if (v0 === INVALID) b5: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b5; }
   const v18 = input["id"];
   let v19;
-  v19 = (() => {
-    if (typeof v18 !== "number" || !Number.isFinite(v18)) return INVALID;
-    if (!Number.isSafeInteger(v18)) return INVALID;
-    if (v18 < 0) return INVALID;
-    return v18;
-  })();
-  if (v19 === INVALID) v19 = (() => {
-    if (typeof v18 !== "string") return INVALID;
+  b6: {
+    if (typeof v18 !== "number" || !Number.isFinite(v18)) { v19 = INVALID; break b6; }
+    if (!Number.isSafeInteger(v18)) { v19 = INVALID; break b6; }
+    if (v18 < 0) { v19 = INVALID; break b6; }
+    { v19 = v18; break b6; }
+  }
+  if (v19 === INVALID) b7: {
+    if (typeof v18 !== "string") { v19 = INVALID; break b7; }
     c0.lastIndex = 0;
-    if (!c0.test(v18)) return INVALID;
+    if (!c0.test(v18)) { v19 = INVALID; break b7; }
     const v20 = c4(v18);
-    if (v20 === INVALID) return INVALID;
-    return v20;
-  })();
-  if (v19 === INVALID) return INVALID;
+    if (v20 === INVALID) { v19 = INVALID; break b7; }
+    { v19 = v20; break b7; }
+  }
+  if (v19 === INVALID) { v0 = INVALID; break b5; }
   const v21 = input["name"];
-  if (typeof v21 !== "string") return INVALID;
+  if (typeof v21 !== "string") { v0 = INVALID; break b5; }
   const v22 = input["type"];
-  if (typeof v22 !== "string") return INVALID;
+  if (typeof v22 !== "string") { v0 = INVALID; break b5; }
   const v23 = c5(v22);
-  if (v23 === INVALID) return INVALID;
+  if (v23 === INVALID) { v0 = INVALID; break b5; }
   const v24 = input["value"];
-  if (typeof v24 !== "string") return INVALID;
+  if (typeof v24 !== "string") { v0 = INVALID; break b5; }
   const v25 = input["created_at"];
-  let v26 = (() => {
+  let v26; b8: {
     let v27;
     if (v25 !== undefined) {
-      if (typeof v25 !== "string") return INVALID;
+      if (typeof v25 !== "string") { v26 = INVALID; break b8; }
       v27 = v25;
     }
-    return v27;
-  })();
+    { v26 = v27; break b8; }
+  }
   if (v26 === INVALID) {
-    if ("created_at" in input) return INVALID;
+    if ("created_at" in input) { v0 = INVALID; break b5; }
     v26 = undefined;
   }
   const v28 = input["updated_at"];
-  let v29 = (() => {
+  let v29; b9: {
     let v30;
     if (v28 !== undefined) {
-      if (typeof v28 !== "string") return INVALID;
+      if (typeof v28 !== "string") { v29 = INVALID; break b9; }
       v30 = v28;
     }
-    return v30;
-  })();
+    { v29 = v30; break b9; }
+  }
   if (v29 === INVALID) {
-    if ("updated_at" in input) return INVALID;
+    if ("updated_at" in input) { v0 = INVALID; break b5; }
     v29 = undefined;
   }
   const v31 = {};
@@ -160,8 +169,8 @@ if (v0 === INVALID) v0 = (() => {
   v31["value"] = v24;
   if ("created_at" in input) v31["created_at"] = v26;
   if ("updated_at" in input) v31["updated_at"] = v29;
-  return v31;
-})();
+  { v0 = v31; break b5; }
+}
 if (v0 === INVALID) return INVALID;
 return v0;
 }
@@ -169,61 +178,61 @@ return v0;
   ['PixelPageSchema', withParser(PixelPageSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12) {
 return (input) => {
 let v0;
-v0 = (() => {
-  if (!Array.isArray(input)) return INVALID;
+b0: {
+  if (!Array.isArray(input)) { v0 = INVALID; break b0; }
   const v1 = new Array(input.length);
   for (let v2 = 0; v2 < input.length; v2++) {
     const v3 = input[v2];
-    if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
+    if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { v0 = INVALID; break b0; }
     const v4 = v3["id"];
     let v5;
-    v5 = (() => {
-      if (typeof v4 !== "number" || !Number.isFinite(v4)) return INVALID;
-      if (!Number.isSafeInteger(v4)) return INVALID;
-      if (v4 < 0) return INVALID;
-      return v4;
-    })();
-    if (v5 === INVALID) v5 = (() => {
-      if (typeof v4 !== "string") return INVALID;
+    b1: {
+      if (typeof v4 !== "number" || !Number.isFinite(v4)) { v5 = INVALID; break b1; }
+      if (!Number.isSafeInteger(v4)) { v5 = INVALID; break b1; }
+      if (v4 < 0) { v5 = INVALID; break b1; }
+      { v5 = v4; break b1; }
+    }
+    if (v5 === INVALID) b2: {
+      if (typeof v4 !== "string") { v5 = INVALID; break b2; }
       c0.lastIndex = 0;
-      if (!c0.test(v4)) return INVALID;
+      if (!c0.test(v4)) { v5 = INVALID; break b2; }
       const v6 = c1(v4);
-      if (v6 === INVALID) return INVALID;
-      return v6;
-    })();
-    if (v5 === INVALID) return INVALID;
+      if (v6 === INVALID) { v5 = INVALID; break b2; }
+      { v5 = v6; break b2; }
+    }
+    if (v5 === INVALID) { v0 = INVALID; break b0; }
     const v7 = v3["name"];
-    if (typeof v7 !== "string") return INVALID;
+    if (typeof v7 !== "string") { v0 = INVALID; break b0; }
     const v8 = v3["type"];
-    if (typeof v8 !== "string") return INVALID;
+    if (typeof v8 !== "string") { v0 = INVALID; break b0; }
     const v9 = c2(v8);
-    if (v9 === INVALID) return INVALID;
+    if (v9 === INVALID) { v0 = INVALID; break b0; }
     const v10 = v3["value"];
-    if (typeof v10 !== "string") return INVALID;
+    if (typeof v10 !== "string") { v0 = INVALID; break b0; }
     const v11 = v3["created_at"];
-    let v12 = (() => {
+    let v12; b3: {
       let v13;
       if (v11 !== undefined) {
-        if (typeof v11 !== "string") return INVALID;
+        if (typeof v11 !== "string") { v12 = INVALID; break b3; }
         v13 = v11;
       }
-      return v13;
-    })();
+      { v12 = v13; break b3; }
+    }
     if (v12 === INVALID) {
-      if ("created_at" in v3) return INVALID;
+      if ("created_at" in v3) { v0 = INVALID; break b0; }
       v12 = undefined;
     }
     const v14 = v3["updated_at"];
-    let v15 = (() => {
+    let v15; b4: {
       let v16;
       if (v14 !== undefined) {
-        if (typeof v14 !== "string") return INVALID;
+        if (typeof v14 !== "string") { v15 = INVALID; break b4; }
         v16 = v14;
       }
-      return v16;
-    })();
+      { v15 = v16; break b4; }
+    }
     if (v15 === INVALID) {
-      if ("updated_at" in v3) return INVALID;
+      if ("updated_at" in v3) { v0 = INVALID; break b0; }
       v15 = undefined;
     }
     const v17 = {};
@@ -236,66 +245,66 @@ v0 = (() => {
     v1[v2] = v17;
   }
   const v18 = c3(v1);
-  if (v18 === INVALID) return INVALID;
-  return v18;
-})();
-if (v0 === INVALID) v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+  if (v18 === INVALID) { v0 = INVALID; break b0; }
+  { v0 = v18; break b0; }
+}
+if (v0 === INVALID) b5: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b5; }
   const v19 = input["data"];
-  if (!Array.isArray(v19)) return INVALID;
+  if (!Array.isArray(v19)) { v0 = INVALID; break b5; }
   const v20 = new Array(v19.length);
   for (let v21 = 0; v21 < v19.length; v21++) {
     const v22 = v19[v21];
-    if (typeof v22 !== "object" || v22 === null || Array.isArray(v22)) return INVALID;
+    if (typeof v22 !== "object" || v22 === null || Array.isArray(v22)) { v0 = INVALID; break b5; }
     const v23 = v22["id"];
     let v24;
-    v24 = (() => {
-      if (typeof v23 !== "number" || !Number.isFinite(v23)) return INVALID;
-      if (!Number.isSafeInteger(v23)) return INVALID;
-      if (v23 < 0) return INVALID;
-      return v23;
-    })();
-    if (v24 === INVALID) v24 = (() => {
-      if (typeof v23 !== "string") return INVALID;
+    b6: {
+      if (typeof v23 !== "number" || !Number.isFinite(v23)) { v24 = INVALID; break b6; }
+      if (!Number.isSafeInteger(v23)) { v24 = INVALID; break b6; }
+      if (v23 < 0) { v24 = INVALID; break b6; }
+      { v24 = v23; break b6; }
+    }
+    if (v24 === INVALID) b7: {
+      if (typeof v23 !== "string") { v24 = INVALID; break b7; }
       c0.lastIndex = 0;
-      if (!c0.test(v23)) return INVALID;
+      if (!c0.test(v23)) { v24 = INVALID; break b7; }
       const v25 = c4(v23);
-      if (v25 === INVALID) return INVALID;
-      return v25;
-    })();
-    if (v24 === INVALID) return INVALID;
+      if (v25 === INVALID) { v24 = INVALID; break b7; }
+      { v24 = v25; break b7; }
+    }
+    if (v24 === INVALID) { v0 = INVALID; break b5; }
     const v26 = v22["name"];
-    if (typeof v26 !== "string") return INVALID;
+    if (typeof v26 !== "string") { v0 = INVALID; break b5; }
     const v27 = v22["type"];
-    if (typeof v27 !== "string") return INVALID;
+    if (typeof v27 !== "string") { v0 = INVALID; break b5; }
     const v28 = c5(v27);
-    if (v28 === INVALID) return INVALID;
+    if (v28 === INVALID) { v0 = INVALID; break b5; }
     const v29 = v22["value"];
-    if (typeof v29 !== "string") return INVALID;
+    if (typeof v29 !== "string") { v0 = INVALID; break b5; }
     const v30 = v22["created_at"];
-    let v31 = (() => {
+    let v31; b8: {
       let v32;
       if (v30 !== undefined) {
-        if (typeof v30 !== "string") return INVALID;
+        if (typeof v30 !== "string") { v31 = INVALID; break b8; }
         v32 = v30;
       }
-      return v32;
-    })();
+      { v31 = v32; break b8; }
+    }
     if (v31 === INVALID) {
-      if ("created_at" in v22) return INVALID;
+      if ("created_at" in v22) { v0 = INVALID; break b5; }
       v31 = undefined;
     }
     const v33 = v22["updated_at"];
-    let v34 = (() => {
+    let v34; b9: {
       let v35;
       if (v33 !== undefined) {
-        if (typeof v33 !== "string") return INVALID;
+        if (typeof v33 !== "string") { v34 = INVALID; break b9; }
         v35 = v33;
       }
-      return v35;
-    })();
+      { v34 = v35; break b9; }
+    }
     if (v34 === INVALID) {
-      if ("updated_at" in v22) return INVALID;
+      if ("updated_at" in v22) { v0 = INVALID; break b5; }
       v34 = undefined;
     }
     const v36 = {};
@@ -308,186 +317,186 @@ if (v0 === INVALID) v0 = (() => {
     v20[v21] = v36;
   }
   const v37 = input["meta"];
-  let v38 = (() => {
+  let v38; b10: {
     let v39;
     if (v37 !== undefined) {
       let v40 = null;
       if (v37 !== null) {
-        if (typeof v37 !== "object" || v37 === null || Array.isArray(v37)) return INVALID;
+        if (typeof v37 !== "object" || v37 === null || Array.isArray(v37)) { v38 = INVALID; break b10; }
         const v41 = v37["current_page"];
-        let v42 = (() => {
+        let v42; b11: {
           let v43;
           if (v41 !== undefined) {
             let v44;
-            v44 = (() => {
-              if (typeof v41 !== "number" || !Number.isFinite(v41)) return INVALID;
-              if (!Number.isSafeInteger(v41)) return INVALID;
-              if (v41 < 0) return INVALID;
-              return v41;
-            })();
-            if (v44 === INVALID) v44 = (() => {
-              if (typeof v41 !== "string") return INVALID;
+            b12: {
+              if (typeof v41 !== "number" || !Number.isFinite(v41)) { v44 = INVALID; break b12; }
+              if (!Number.isSafeInteger(v41)) { v44 = INVALID; break b12; }
+              if (v41 < 0) { v44 = INVALID; break b12; }
+              { v44 = v41; break b12; }
+            }
+            if (v44 === INVALID) b13: {
+              if (typeof v41 !== "string") { v44 = INVALID; break b13; }
               c0.lastIndex = 0;
-              if (!c0.test(v41)) return INVALID;
+              if (!c0.test(v41)) { v44 = INVALID; break b13; }
               const v45 = c6(v41);
-              if (v45 === INVALID) return INVALID;
-              return v45;
-            })();
-            if (v44 === INVALID) return INVALID;
+              if (v45 === INVALID) { v44 = INVALID; break b13; }
+              { v44 = v45; break b13; }
+            }
+            if (v44 === INVALID) { v42 = INVALID; break b11; }
             v43 = v44;
           }
-          return v43;
-        })();
+          { v42 = v43; break b11; }
+        }
         if (v42 === INVALID) {
-          if ("current_page" in v37) return INVALID;
+          if ("current_page" in v37) { v38 = INVALID; break b10; }
           v42 = undefined;
         }
         const v46 = v37["last_page"];
-        let v47 = (() => {
+        let v47; b14: {
           let v48;
           if (v46 !== undefined) {
             let v49;
-            v49 = (() => {
-              if (typeof v46 !== "number" || !Number.isFinite(v46)) return INVALID;
-              if (!Number.isSafeInteger(v46)) return INVALID;
-              if (v46 < 0) return INVALID;
-              return v46;
-            })();
-            if (v49 === INVALID) v49 = (() => {
-              if (typeof v46 !== "string") return INVALID;
+            b15: {
+              if (typeof v46 !== "number" || !Number.isFinite(v46)) { v49 = INVALID; break b15; }
+              if (!Number.isSafeInteger(v46)) { v49 = INVALID; break b15; }
+              if (v46 < 0) { v49 = INVALID; break b15; }
+              { v49 = v46; break b15; }
+            }
+            if (v49 === INVALID) b16: {
+              if (typeof v46 !== "string") { v49 = INVALID; break b16; }
               c0.lastIndex = 0;
-              if (!c0.test(v46)) return INVALID;
+              if (!c0.test(v46)) { v49 = INVALID; break b16; }
               const v50 = c7(v46);
-              if (v50 === INVALID) return INVALID;
-              return v50;
-            })();
-            if (v49 === INVALID) return INVALID;
+              if (v50 === INVALID) { v49 = INVALID; break b16; }
+              { v49 = v50; break b16; }
+            }
+            if (v49 === INVALID) { v47 = INVALID; break b14; }
             v48 = v49;
           }
-          return v48;
-        })();
+          { v47 = v48; break b14; }
+        }
         if (v47 === INVALID) {
-          if ("last_page" in v37) return INVALID;
+          if ("last_page" in v37) { v38 = INVALID; break b10; }
           v47 = undefined;
         }
         const v51 = v37["per_page"];
-        let v52 = (() => {
+        let v52; b17: {
           let v53;
           if (v51 !== undefined) {
             let v54;
-            v54 = (() => {
-              if (typeof v51 !== "number" || !Number.isFinite(v51)) return INVALID;
-              if (!Number.isSafeInteger(v51)) return INVALID;
-              if (v51 < 0) return INVALID;
-              return v51;
-            })();
-            if (v54 === INVALID) v54 = (() => {
-              if (typeof v51 !== "string") return INVALID;
+            b18: {
+              if (typeof v51 !== "number" || !Number.isFinite(v51)) { v54 = INVALID; break b18; }
+              if (!Number.isSafeInteger(v51)) { v54 = INVALID; break b18; }
+              if (v51 < 0) { v54 = INVALID; break b18; }
+              { v54 = v51; break b18; }
+            }
+            if (v54 === INVALID) b19: {
+              if (typeof v51 !== "string") { v54 = INVALID; break b19; }
               c0.lastIndex = 0;
-              if (!c0.test(v51)) return INVALID;
+              if (!c0.test(v51)) { v54 = INVALID; break b19; }
               const v55 = c8(v51);
-              if (v55 === INVALID) return INVALID;
-              return v55;
-            })();
-            if (v54 === INVALID) return INVALID;
+              if (v55 === INVALID) { v54 = INVALID; break b19; }
+              { v54 = v55; break b19; }
+            }
+            if (v54 === INVALID) { v52 = INVALID; break b17; }
             v53 = v54;
           }
-          return v53;
-        })();
+          { v52 = v53; break b17; }
+        }
         if (v52 === INVALID) {
-          if ("per_page" in v37) return INVALID;
+          if ("per_page" in v37) { v38 = INVALID; break b10; }
           v52 = undefined;
         }
         const v56 = v37["total"];
-        let v57 = (() => {
+        let v57; b20: {
           let v58;
           if (v56 !== undefined) {
             let v59;
-            v59 = (() => {
-              if (typeof v56 !== "number" || !Number.isFinite(v56)) return INVALID;
-              if (!Number.isSafeInteger(v56)) return INVALID;
-              if (v56 < 0) return INVALID;
-              return v56;
-            })();
-            if (v59 === INVALID) v59 = (() => {
-              if (typeof v56 !== "string") return INVALID;
+            b21: {
+              if (typeof v56 !== "number" || !Number.isFinite(v56)) { v59 = INVALID; break b21; }
+              if (!Number.isSafeInteger(v56)) { v59 = INVALID; break b21; }
+              if (v56 < 0) { v59 = INVALID; break b21; }
+              { v59 = v56; break b21; }
+            }
+            if (v59 === INVALID) b22: {
+              if (typeof v56 !== "string") { v59 = INVALID; break b22; }
               c0.lastIndex = 0;
-              if (!c0.test(v56)) return INVALID;
+              if (!c0.test(v56)) { v59 = INVALID; break b22; }
               const v60 = c9(v56);
-              if (v60 === INVALID) return INVALID;
-              return v60;
-            })();
-            if (v59 === INVALID) return INVALID;
+              if (v60 === INVALID) { v59 = INVALID; break b22; }
+              { v59 = v60; break b22; }
+            }
+            if (v59 === INVALID) { v57 = INVALID; break b20; }
             v58 = v59;
           }
-          return v58;
-        })();
+          { v57 = v58; break b20; }
+        }
         if (v57 === INVALID) {
-          if ("total" in v37) return INVALID;
+          if ("total" in v37) { v38 = INVALID; break b10; }
           v57 = undefined;
         }
         const v61 = v37["from"];
-        let v62 = (() => {
+        let v62; b23: {
           let v63;
           if (v61 !== undefined) {
             let v64 = null;
             if (v61 !== null) {
               let v65;
-              v65 = (() => {
-                if (typeof v61 !== "number" || !Number.isFinite(v61)) return INVALID;
-                if (!Number.isSafeInteger(v61)) return INVALID;
-                if (v61 < 0) return INVALID;
-                return v61;
-              })();
-              if (v65 === INVALID) v65 = (() => {
-                if (typeof v61 !== "string") return INVALID;
+              b24: {
+                if (typeof v61 !== "number" || !Number.isFinite(v61)) { v65 = INVALID; break b24; }
+                if (!Number.isSafeInteger(v61)) { v65 = INVALID; break b24; }
+                if (v61 < 0) { v65 = INVALID; break b24; }
+                { v65 = v61; break b24; }
+              }
+              if (v65 === INVALID) b25: {
+                if (typeof v61 !== "string") { v65 = INVALID; break b25; }
                 c0.lastIndex = 0;
-                if (!c0.test(v61)) return INVALID;
+                if (!c0.test(v61)) { v65 = INVALID; break b25; }
                 const v66 = c10(v61);
-                if (v66 === INVALID) return INVALID;
-                return v66;
-              })();
-              if (v65 === INVALID) return INVALID;
+                if (v66 === INVALID) { v65 = INVALID; break b25; }
+                { v65 = v66; break b25; }
+              }
+              if (v65 === INVALID) { v62 = INVALID; break b23; }
               v64 = v65;
             }
             v63 = v64;
           }
-          return v63;
-        })();
+          { v62 = v63; break b23; }
+        }
         if (v62 === INVALID) {
-          if ("from" in v37) return INVALID;
+          if ("from" in v37) { v38 = INVALID; break b10; }
           v62 = undefined;
         }
         const v67 = v37["to"];
-        let v68 = (() => {
+        let v68; b26: {
           let v69;
           if (v67 !== undefined) {
             let v70 = null;
             if (v67 !== null) {
               let v71;
-              v71 = (() => {
-                if (typeof v67 !== "number" || !Number.isFinite(v67)) return INVALID;
-                if (!Number.isSafeInteger(v67)) return INVALID;
-                if (v67 < 0) return INVALID;
-                return v67;
-              })();
-              if (v71 === INVALID) v71 = (() => {
-                if (typeof v67 !== "string") return INVALID;
+              b27: {
+                if (typeof v67 !== "number" || !Number.isFinite(v67)) { v71 = INVALID; break b27; }
+                if (!Number.isSafeInteger(v67)) { v71 = INVALID; break b27; }
+                if (v67 < 0) { v71 = INVALID; break b27; }
+                { v71 = v67; break b27; }
+              }
+              if (v71 === INVALID) b28: {
+                if (typeof v67 !== "string") { v71 = INVALID; break b28; }
                 c0.lastIndex = 0;
-                if (!c0.test(v67)) return INVALID;
+                if (!c0.test(v67)) { v71 = INVALID; break b28; }
                 const v72 = c11(v67);
-                if (v72 === INVALID) return INVALID;
-                return v72;
-              })();
-              if (v71 === INVALID) return INVALID;
+                if (v72 === INVALID) { v71 = INVALID; break b28; }
+                { v71 = v72; break b28; }
+              }
+              if (v71 === INVALID) { v68 = INVALID; break b26; }
               v70 = v71;
             }
             v69 = v70;
           }
-          return v69;
-        })();
+          { v68 = v69; break b26; }
+        }
         if (v68 === INVALID) {
-          if ("to" in v37) return INVALID;
+          if ("to" in v37) { v38 = INVALID; break b10; }
           v68 = undefined;
         }
         const v73 = {};
@@ -501,19 +510,19 @@ if (v0 === INVALID) v0 = (() => {
       }
       v39 = v40;
     }
-    return v39;
-  })();
+    { v38 = v39; break b10; }
+  }
   if (v38 === INVALID) {
-    if ("meta" in input) return INVALID;
+    if ("meta" in input) { v0 = INVALID; break b5; }
     v38 = undefined;
   }
   const v74 = {};
   v74["data"] = v20;
   if ("meta" in input) v74["meta"] = v38;
   const v75 = c12(v74);
-  if (v75 === INVALID) return INVALID;
-  return v75;
-})();
+  if (v75 === INVALID) { v0 = INVALID; break b5; }
+  { v0 = v75; break b5; }
+}
 if (v0 === INVALID) return INVALID;
 return v0;
 }
@@ -521,98 +530,98 @@ return v0;
   ['DomainResponseSchema', withParser(DomainResponseSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8) {
 return (input) => {
 let v0;
-v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+b0: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b0; }
   const v1 = input["data"];
-  if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) return INVALID;
+  if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) { v0 = INVALID; break b0; }
   const v2 = v1["id"];
   let v3;
-  v3 = (() => {
-    if (typeof v2 !== "number" || !Number.isFinite(v2)) return INVALID;
-    if (!Number.isSafeInteger(v2)) return INVALID;
-    if (v2 < 0) return INVALID;
-    return v2;
-  })();
-  if (v3 === INVALID) v3 = (() => {
-    if (typeof v2 !== "string") return INVALID;
+  b1: {
+    if (typeof v2 !== "number" || !Number.isFinite(v2)) { v3 = INVALID; break b1; }
+    if (!Number.isSafeInteger(v2)) { v3 = INVALID; break b1; }
+    if (v2 < 0) { v3 = INVALID; break b1; }
+    { v3 = v2; break b1; }
+  }
+  if (v3 === INVALID) b2: {
+    if (typeof v2 !== "string") { v3 = INVALID; break b2; }
     c0.lastIndex = 0;
-    if (!c0.test(v2)) return INVALID;
+    if (!c0.test(v2)) { v3 = INVALID; break b2; }
     const v4 = c1(v2);
-    if (v4 === INVALID) return INVALID;
-    return v4;
-  })();
-  if (v3 === INVALID) return INVALID;
+    if (v4 === INVALID) { v3 = INVALID; break b2; }
+    { v3 = v4; break b2; }
+  }
+  if (v3 === INVALID) { v0 = INVALID; break b0; }
   const v5 = v1["name"];
-  if (typeof v5 !== "string") return INVALID;
+  if (typeof v5 !== "string") { v0 = INVALID; break b0; }
   const v6 = v1["url"];
-  let v7 = (() => {
+  let v7; b3: {
     let v8;
     if (v6 !== undefined) {
-      if (typeof v6 !== "string") return INVALID;
+      if (typeof v6 !== "string") { v7 = INVALID; break b3; }
       v8 = v6;
     }
-    return v8;
-  })();
+    { v7 = v8; break b3; }
+  }
   if (v7 === INVALID) {
-    if ("url" in v1) return INVALID;
+    if ("url" in v1) { v0 = INVALID; break b0; }
     v7 = undefined;
   }
   const v9 = v1["index_page"];
-  let v10 = (() => {
+  let v10; b4: {
     let v11;
     if (v9 === undefined) {
       v11 = c3(c2());
     } else {
       let v12 = null;
       if (v9 !== null) {
-        if (typeof v9 !== "string") return INVALID;
+        if (typeof v9 !== "string") { v10 = INVALID; break b4; }
         v12 = v9;
       }
       v11 = v12 === undefined ? c3(c2()) : v12;
     }
-    return v11;
-  })();
-  if (v10 === INVALID) return INVALID;
+    { v10 = v11; break b4; }
+  }
+  if (v10 === INVALID) { v0 = INVALID; break b0; }
   const v13 = v1["not_found_page"];
-  let v14 = (() => {
+  let v14; b5: {
     let v15;
     if (v13 === undefined) {
       v15 = c3(c4());
     } else {
       let v16 = null;
       if (v13 !== null) {
-        if (typeof v13 !== "string") return INVALID;
+        if (typeof v13 !== "string") { v14 = INVALID; break b5; }
         v16 = v13;
       }
       v15 = v16 === undefined ? c3(c4()) : v16;
     }
-    return v15;
-  })();
-  if (v14 === INVALID) return INVALID;
+    { v14 = v15; break b5; }
+  }
+  if (v14 === INVALID) { v0 = INVALID; break b0; }
   const v17 = v1["created_at"];
-  let v18 = (() => {
+  let v18; b6: {
     let v19;
     if (v17 !== undefined) {
-      if (typeof v17 !== "string") return INVALID;
+      if (typeof v17 !== "string") { v18 = INVALID; break b6; }
       v19 = v17;
     }
-    return v19;
-  })();
+    { v18 = v19; break b6; }
+  }
   if (v18 === INVALID) {
-    if ("created_at" in v1) return INVALID;
+    if ("created_at" in v1) { v0 = INVALID; break b0; }
     v18 = undefined;
   }
   const v20 = v1["updated_at"];
-  let v21 = (() => {
+  let v21; b7: {
     let v22;
     if (v20 !== undefined) {
-      if (typeof v20 !== "string") return INVALID;
+      if (typeof v20 !== "string") { v21 = INVALID; break b7; }
       v22 = v20;
     }
-    return v22;
-  })();
+    { v21 = v22; break b7; }
+  }
   if (v21 === INVALID) {
-    if ("updated_at" in v1) return INVALID;
+    if ("updated_at" in v1) { v0 = INVALID; break b0; }
     v21 = undefined;
   }
   const v23 = {};
@@ -625,99 +634,99 @@ v0 = (() => {
   if ("updated_at" in v1) v23["updated_at"] = v21;
   const v24 = { "data": v23 };
   const v25 = c5(v24);
-  if (v25 === INVALID) return INVALID;
-  return v25;
-})();
-if (v0 === INVALID) v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+  if (v25 === INVALID) { v0 = INVALID; break b0; }
+  { v0 = v25; break b0; }
+}
+if (v0 === INVALID) b8: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b8; }
   const v26 = input["id"];
   let v27;
-  v27 = (() => {
-    if (typeof v26 !== "number" || !Number.isFinite(v26)) return INVALID;
-    if (!Number.isSafeInteger(v26)) return INVALID;
-    if (v26 < 0) return INVALID;
-    return v26;
-  })();
-  if (v27 === INVALID) v27 = (() => {
-    if (typeof v26 !== "string") return INVALID;
+  b9: {
+    if (typeof v26 !== "number" || !Number.isFinite(v26)) { v27 = INVALID; break b9; }
+    if (!Number.isSafeInteger(v26)) { v27 = INVALID; break b9; }
+    if (v26 < 0) { v27 = INVALID; break b9; }
+    { v27 = v26; break b9; }
+  }
+  if (v27 === INVALID) b10: {
+    if (typeof v26 !== "string") { v27 = INVALID; break b10; }
     c0.lastIndex = 0;
-    if (!c0.test(v26)) return INVALID;
+    if (!c0.test(v26)) { v27 = INVALID; break b10; }
     const v28 = c6(v26);
-    if (v28 === INVALID) return INVALID;
-    return v28;
-  })();
-  if (v27 === INVALID) return INVALID;
+    if (v28 === INVALID) { v27 = INVALID; break b10; }
+    { v27 = v28; break b10; }
+  }
+  if (v27 === INVALID) { v0 = INVALID; break b8; }
   const v29 = input["name"];
-  if (typeof v29 !== "string") return INVALID;
+  if (typeof v29 !== "string") { v0 = INVALID; break b8; }
   const v30 = input["url"];
-  let v31 = (() => {
+  let v31; b11: {
     let v32;
     if (v30 !== undefined) {
-      if (typeof v30 !== "string") return INVALID;
+      if (typeof v30 !== "string") { v31 = INVALID; break b11; }
       v32 = v30;
     }
-    return v32;
-  })();
+    { v31 = v32; break b11; }
+  }
   if (v31 === INVALID) {
-    if ("url" in input) return INVALID;
+    if ("url" in input) { v0 = INVALID; break b8; }
     v31 = undefined;
   }
   const v33 = input["index_page"];
-  let v34 = (() => {
+  let v34; b12: {
     let v35;
     if (v33 === undefined) {
       v35 = c3(c7());
     } else {
       let v36 = null;
       if (v33 !== null) {
-        if (typeof v33 !== "string") return INVALID;
+        if (typeof v33 !== "string") { v34 = INVALID; break b12; }
         v36 = v33;
       }
       v35 = v36 === undefined ? c3(c7()) : v36;
     }
-    return v35;
-  })();
-  if (v34 === INVALID) return INVALID;
+    { v34 = v35; break b12; }
+  }
+  if (v34 === INVALID) { v0 = INVALID; break b8; }
   const v37 = input["not_found_page"];
-  let v38 = (() => {
+  let v38; b13: {
     let v39;
     if (v37 === undefined) {
       v39 = c3(c8());
     } else {
       let v40 = null;
       if (v37 !== null) {
-        if (typeof v37 !== "string") return INVALID;
+        if (typeof v37 !== "string") { v38 = INVALID; break b13; }
         v40 = v37;
       }
       v39 = v40 === undefined ? c3(c8()) : v40;
     }
-    return v39;
-  })();
-  if (v38 === INVALID) return INVALID;
+    { v38 = v39; break b13; }
+  }
+  if (v38 === INVALID) { v0 = INVALID; break b8; }
   const v41 = input["created_at"];
-  let v42 = (() => {
+  let v42; b14: {
     let v43;
     if (v41 !== undefined) {
-      if (typeof v41 !== "string") return INVALID;
+      if (typeof v41 !== "string") { v42 = INVALID; break b14; }
       v43 = v41;
     }
-    return v43;
-  })();
+    { v42 = v43; break b14; }
+  }
   if (v42 === INVALID) {
-    if ("created_at" in input) return INVALID;
+    if ("created_at" in input) { v0 = INVALID; break b8; }
     v42 = undefined;
   }
   const v44 = input["updated_at"];
-  let v45 = (() => {
+  let v45; b15: {
     let v46;
     if (v44 !== undefined) {
-      if (typeof v44 !== "string") return INVALID;
+      if (typeof v44 !== "string") { v45 = INVALID; break b15; }
       v46 = v44;
     }
-    return v46;
-  })();
+    { v45 = v46; break b15; }
+  }
   if (v45 === INVALID) {
-    if ("updated_at" in input) return INVALID;
+    if ("updated_at" in input) { v0 = INVALID; break b8; }
     v45 = undefined;
   }
   const v47 = {};
@@ -728,8 +737,8 @@ if (v0 === INVALID) v0 = (() => {
   v47["not_found_page"] = v38;
   if ("created_at" in input) v47["created_at"] = v42;
   if ("updated_at" in input) v47["updated_at"] = v45;
-  return v47;
-})();
+  { v0 = v47; break b8; }
+}
 if (v0 === INVALID) return INVALID;
 return v0;
 }
@@ -737,100 +746,100 @@ return v0;
   ['DomainPageSchema', withParser(DomainPageSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15) {
 return (input) => {
 let v0;
-v0 = (() => {
-  if (!Array.isArray(input)) return INVALID;
+b0: {
+  if (!Array.isArray(input)) { v0 = INVALID; break b0; }
   const v1 = new Array(input.length);
   for (let v2 = 0; v2 < input.length; v2++) {
     const v3 = input[v2];
-    if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
+    if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { v0 = INVALID; break b0; }
     const v4 = v3["id"];
     let v5;
-    v5 = (() => {
-      if (typeof v4 !== "number" || !Number.isFinite(v4)) return INVALID;
-      if (!Number.isSafeInteger(v4)) return INVALID;
-      if (v4 < 0) return INVALID;
-      return v4;
-    })();
-    if (v5 === INVALID) v5 = (() => {
-      if (typeof v4 !== "string") return INVALID;
+    b1: {
+      if (typeof v4 !== "number" || !Number.isFinite(v4)) { v5 = INVALID; break b1; }
+      if (!Number.isSafeInteger(v4)) { v5 = INVALID; break b1; }
+      if (v4 < 0) { v5 = INVALID; break b1; }
+      { v5 = v4; break b1; }
+    }
+    if (v5 === INVALID) b2: {
+      if (typeof v4 !== "string") { v5 = INVALID; break b2; }
       c0.lastIndex = 0;
-      if (!c0.test(v4)) return INVALID;
+      if (!c0.test(v4)) { v5 = INVALID; break b2; }
       const v6 = c1(v4);
-      if (v6 === INVALID) return INVALID;
-      return v6;
-    })();
-    if (v5 === INVALID) return INVALID;
+      if (v6 === INVALID) { v5 = INVALID; break b2; }
+      { v5 = v6; break b2; }
+    }
+    if (v5 === INVALID) { v0 = INVALID; break b0; }
     const v7 = v3["name"];
-    if (typeof v7 !== "string") return INVALID;
+    if (typeof v7 !== "string") { v0 = INVALID; break b0; }
     const v8 = v3["url"];
-    let v9 = (() => {
+    let v9; b3: {
       let v10;
       if (v8 !== undefined) {
-        if (typeof v8 !== "string") return INVALID;
+        if (typeof v8 !== "string") { v9 = INVALID; break b3; }
         v10 = v8;
       }
-      return v10;
-    })();
+      { v9 = v10; break b3; }
+    }
     if (v9 === INVALID) {
-      if ("url" in v3) return INVALID;
+      if ("url" in v3) { v0 = INVALID; break b0; }
       v9 = undefined;
     }
     const v11 = v3["index_page"];
-    let v12 = (() => {
+    let v12; b4: {
       let v13;
       if (v11 === undefined) {
         v13 = c3(c2());
       } else {
         let v14 = null;
         if (v11 !== null) {
-          if (typeof v11 !== "string") return INVALID;
+          if (typeof v11 !== "string") { v12 = INVALID; break b4; }
           v14 = v11;
         }
         v13 = v14 === undefined ? c3(c2()) : v14;
       }
-      return v13;
-    })();
-    if (v12 === INVALID) return INVALID;
+      { v12 = v13; break b4; }
+    }
+    if (v12 === INVALID) { v0 = INVALID; break b0; }
     const v15 = v3["not_found_page"];
-    let v16 = (() => {
+    let v16; b5: {
       let v17;
       if (v15 === undefined) {
         v17 = c3(c4());
       } else {
         let v18 = null;
         if (v15 !== null) {
-          if (typeof v15 !== "string") return INVALID;
+          if (typeof v15 !== "string") { v16 = INVALID; break b5; }
           v18 = v15;
         }
         v17 = v18 === undefined ? c3(c4()) : v18;
       }
-      return v17;
-    })();
-    if (v16 === INVALID) return INVALID;
+      { v16 = v17; break b5; }
+    }
+    if (v16 === INVALID) { v0 = INVALID; break b0; }
     const v19 = v3["created_at"];
-    let v20 = (() => {
+    let v20; b6: {
       let v21;
       if (v19 !== undefined) {
-        if (typeof v19 !== "string") return INVALID;
+        if (typeof v19 !== "string") { v20 = INVALID; break b6; }
         v21 = v19;
       }
-      return v21;
-    })();
+      { v20 = v21; break b6; }
+    }
     if (v20 === INVALID) {
-      if ("created_at" in v3) return INVALID;
+      if ("created_at" in v3) { v0 = INVALID; break b0; }
       v20 = undefined;
     }
     const v22 = v3["updated_at"];
-    let v23 = (() => {
+    let v23; b7: {
       let v24;
       if (v22 !== undefined) {
-        if (typeof v22 !== "string") return INVALID;
+        if (typeof v22 !== "string") { v23 = INVALID; break b7; }
         v24 = v22;
       }
-      return v24;
-    })();
+      { v23 = v24; break b7; }
+    }
     if (v23 === INVALID) {
-      if ("updated_at" in v3) return INVALID;
+      if ("updated_at" in v3) { v0 = INVALID; break b0; }
       v23 = undefined;
     }
     const v25 = {};
@@ -844,105 +853,105 @@ v0 = (() => {
     v1[v2] = v25;
   }
   const v26 = c5(v1);
-  if (v26 === INVALID) return INVALID;
-  return v26;
-})();
-if (v0 === INVALID) v0 = (() => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+  if (v26 === INVALID) { v0 = INVALID; break b0; }
+  { v0 = v26; break b0; }
+}
+if (v0 === INVALID) b8: {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) { v0 = INVALID; break b8; }
   const v27 = input["data"];
-  if (!Array.isArray(v27)) return INVALID;
+  if (!Array.isArray(v27)) { v0 = INVALID; break b8; }
   const v28 = new Array(v27.length);
   for (let v29 = 0; v29 < v27.length; v29++) {
     const v30 = v27[v29];
-    if (typeof v30 !== "object" || v30 === null || Array.isArray(v30)) return INVALID;
+    if (typeof v30 !== "object" || v30 === null || Array.isArray(v30)) { v0 = INVALID; break b8; }
     const v31 = v30["id"];
     let v32;
-    v32 = (() => {
-      if (typeof v31 !== "number" || !Number.isFinite(v31)) return INVALID;
-      if (!Number.isSafeInteger(v31)) return INVALID;
-      if (v31 < 0) return INVALID;
-      return v31;
-    })();
-    if (v32 === INVALID) v32 = (() => {
-      if (typeof v31 !== "string") return INVALID;
+    b9: {
+      if (typeof v31 !== "number" || !Number.isFinite(v31)) { v32 = INVALID; break b9; }
+      if (!Number.isSafeInteger(v31)) { v32 = INVALID; break b9; }
+      if (v31 < 0) { v32 = INVALID; break b9; }
+      { v32 = v31; break b9; }
+    }
+    if (v32 === INVALID) b10: {
+      if (typeof v31 !== "string") { v32 = INVALID; break b10; }
       c0.lastIndex = 0;
-      if (!c0.test(v31)) return INVALID;
+      if (!c0.test(v31)) { v32 = INVALID; break b10; }
       const v33 = c6(v31);
-      if (v33 === INVALID) return INVALID;
-      return v33;
-    })();
-    if (v32 === INVALID) return INVALID;
+      if (v33 === INVALID) { v32 = INVALID; break b10; }
+      { v32 = v33; break b10; }
+    }
+    if (v32 === INVALID) { v0 = INVALID; break b8; }
     const v34 = v30["name"];
-    if (typeof v34 !== "string") return INVALID;
+    if (typeof v34 !== "string") { v0 = INVALID; break b8; }
     const v35 = v30["url"];
-    let v36 = (() => {
+    let v36; b11: {
       let v37;
       if (v35 !== undefined) {
-        if (typeof v35 !== "string") return INVALID;
+        if (typeof v35 !== "string") { v36 = INVALID; break b11; }
         v37 = v35;
       }
-      return v37;
-    })();
+      { v36 = v37; break b11; }
+    }
     if (v36 === INVALID) {
-      if ("url" in v30) return INVALID;
+      if ("url" in v30) { v0 = INVALID; break b8; }
       v36 = undefined;
     }
     const v38 = v30["index_page"];
-    let v39 = (() => {
+    let v39; b12: {
       let v40;
       if (v38 === undefined) {
         v40 = c3(c7());
       } else {
         let v41 = null;
         if (v38 !== null) {
-          if (typeof v38 !== "string") return INVALID;
+          if (typeof v38 !== "string") { v39 = INVALID; break b12; }
           v41 = v38;
         }
         v40 = v41 === undefined ? c3(c7()) : v41;
       }
-      return v40;
-    })();
-    if (v39 === INVALID) return INVALID;
+      { v39 = v40; break b12; }
+    }
+    if (v39 === INVALID) { v0 = INVALID; break b8; }
     const v42 = v30["not_found_page"];
-    let v43 = (() => {
+    let v43; b13: {
       let v44;
       if (v42 === undefined) {
         v44 = c3(c8());
       } else {
         let v45 = null;
         if (v42 !== null) {
-          if (typeof v42 !== "string") return INVALID;
+          if (typeof v42 !== "string") { v43 = INVALID; break b13; }
           v45 = v42;
         }
         v44 = v45 === undefined ? c3(c8()) : v45;
       }
-      return v44;
-    })();
-    if (v43 === INVALID) return INVALID;
+      { v43 = v44; break b13; }
+    }
+    if (v43 === INVALID) { v0 = INVALID; break b8; }
     const v46 = v30["created_at"];
-    let v47 = (() => {
+    let v47; b14: {
       let v48;
       if (v46 !== undefined) {
-        if (typeof v46 !== "string") return INVALID;
+        if (typeof v46 !== "string") { v47 = INVALID; break b14; }
         v48 = v46;
       }
-      return v48;
-    })();
+      { v47 = v48; break b14; }
+    }
     if (v47 === INVALID) {
-      if ("created_at" in v30) return INVALID;
+      if ("created_at" in v30) { v0 = INVALID; break b8; }
       v47 = undefined;
     }
     const v49 = v30["updated_at"];
-    let v50 = (() => {
+    let v50; b15: {
       let v51;
       if (v49 !== undefined) {
-        if (typeof v49 !== "string") return INVALID;
+        if (typeof v49 !== "string") { v50 = INVALID; break b15; }
         v51 = v49;
       }
-      return v51;
-    })();
+      { v50 = v51; break b15; }
+    }
     if (v50 === INVALID) {
-      if ("updated_at" in v30) return INVALID;
+      if ("updated_at" in v30) { v0 = INVALID; break b8; }
       v50 = undefined;
     }
     const v52 = {};
@@ -956,186 +965,186 @@ if (v0 === INVALID) v0 = (() => {
     v28[v29] = v52;
   }
   const v53 = input["meta"];
-  let v54 = (() => {
+  let v54; b16: {
     let v55;
     if (v53 !== undefined) {
       let v56 = null;
       if (v53 !== null) {
-        if (typeof v53 !== "object" || v53 === null || Array.isArray(v53)) return INVALID;
+        if (typeof v53 !== "object" || v53 === null || Array.isArray(v53)) { v54 = INVALID; break b16; }
         const v57 = v53["current_page"];
-        let v58 = (() => {
+        let v58; b17: {
           let v59;
           if (v57 !== undefined) {
             let v60;
-            v60 = (() => {
-              if (typeof v57 !== "number" || !Number.isFinite(v57)) return INVALID;
-              if (!Number.isSafeInteger(v57)) return INVALID;
-              if (v57 < 0) return INVALID;
-              return v57;
-            })();
-            if (v60 === INVALID) v60 = (() => {
-              if (typeof v57 !== "string") return INVALID;
+            b18: {
+              if (typeof v57 !== "number" || !Number.isFinite(v57)) { v60 = INVALID; break b18; }
+              if (!Number.isSafeInteger(v57)) { v60 = INVALID; break b18; }
+              if (v57 < 0) { v60 = INVALID; break b18; }
+              { v60 = v57; break b18; }
+            }
+            if (v60 === INVALID) b19: {
+              if (typeof v57 !== "string") { v60 = INVALID; break b19; }
               c0.lastIndex = 0;
-              if (!c0.test(v57)) return INVALID;
+              if (!c0.test(v57)) { v60 = INVALID; break b19; }
               const v61 = c9(v57);
-              if (v61 === INVALID) return INVALID;
-              return v61;
-            })();
-            if (v60 === INVALID) return INVALID;
+              if (v61 === INVALID) { v60 = INVALID; break b19; }
+              { v60 = v61; break b19; }
+            }
+            if (v60 === INVALID) { v58 = INVALID; break b17; }
             v59 = v60;
           }
-          return v59;
-        })();
+          { v58 = v59; break b17; }
+        }
         if (v58 === INVALID) {
-          if ("current_page" in v53) return INVALID;
+          if ("current_page" in v53) { v54 = INVALID; break b16; }
           v58 = undefined;
         }
         const v62 = v53["last_page"];
-        let v63 = (() => {
+        let v63; b20: {
           let v64;
           if (v62 !== undefined) {
             let v65;
-            v65 = (() => {
-              if (typeof v62 !== "number" || !Number.isFinite(v62)) return INVALID;
-              if (!Number.isSafeInteger(v62)) return INVALID;
-              if (v62 < 0) return INVALID;
-              return v62;
-            })();
-            if (v65 === INVALID) v65 = (() => {
-              if (typeof v62 !== "string") return INVALID;
+            b21: {
+              if (typeof v62 !== "number" || !Number.isFinite(v62)) { v65 = INVALID; break b21; }
+              if (!Number.isSafeInteger(v62)) { v65 = INVALID; break b21; }
+              if (v62 < 0) { v65 = INVALID; break b21; }
+              { v65 = v62; break b21; }
+            }
+            if (v65 === INVALID) b22: {
+              if (typeof v62 !== "string") { v65 = INVALID; break b22; }
               c0.lastIndex = 0;
-              if (!c0.test(v62)) return INVALID;
+              if (!c0.test(v62)) { v65 = INVALID; break b22; }
               const v66 = c10(v62);
-              if (v66 === INVALID) return INVALID;
-              return v66;
-            })();
-            if (v65 === INVALID) return INVALID;
+              if (v66 === INVALID) { v65 = INVALID; break b22; }
+              { v65 = v66; break b22; }
+            }
+            if (v65 === INVALID) { v63 = INVALID; break b20; }
             v64 = v65;
           }
-          return v64;
-        })();
+          { v63 = v64; break b20; }
+        }
         if (v63 === INVALID) {
-          if ("last_page" in v53) return INVALID;
+          if ("last_page" in v53) { v54 = INVALID; break b16; }
           v63 = undefined;
         }
         const v67 = v53["per_page"];
-        let v68 = (() => {
+        let v68; b23: {
           let v69;
           if (v67 !== undefined) {
             let v70;
-            v70 = (() => {
-              if (typeof v67 !== "number" || !Number.isFinite(v67)) return INVALID;
-              if (!Number.isSafeInteger(v67)) return INVALID;
-              if (v67 < 0) return INVALID;
-              return v67;
-            })();
-            if (v70 === INVALID) v70 = (() => {
-              if (typeof v67 !== "string") return INVALID;
+            b24: {
+              if (typeof v67 !== "number" || !Number.isFinite(v67)) { v70 = INVALID; break b24; }
+              if (!Number.isSafeInteger(v67)) { v70 = INVALID; break b24; }
+              if (v67 < 0) { v70 = INVALID; break b24; }
+              { v70 = v67; break b24; }
+            }
+            if (v70 === INVALID) b25: {
+              if (typeof v67 !== "string") { v70 = INVALID; break b25; }
               c0.lastIndex = 0;
-              if (!c0.test(v67)) return INVALID;
+              if (!c0.test(v67)) { v70 = INVALID; break b25; }
               const v71 = c11(v67);
-              if (v71 === INVALID) return INVALID;
-              return v71;
-            })();
-            if (v70 === INVALID) return INVALID;
+              if (v71 === INVALID) { v70 = INVALID; break b25; }
+              { v70 = v71; break b25; }
+            }
+            if (v70 === INVALID) { v68 = INVALID; break b23; }
             v69 = v70;
           }
-          return v69;
-        })();
+          { v68 = v69; break b23; }
+        }
         if (v68 === INVALID) {
-          if ("per_page" in v53) return INVALID;
+          if ("per_page" in v53) { v54 = INVALID; break b16; }
           v68 = undefined;
         }
         const v72 = v53["total"];
-        let v73 = (() => {
+        let v73; b26: {
           let v74;
           if (v72 !== undefined) {
             let v75;
-            v75 = (() => {
-              if (typeof v72 !== "number" || !Number.isFinite(v72)) return INVALID;
-              if (!Number.isSafeInteger(v72)) return INVALID;
-              if (v72 < 0) return INVALID;
-              return v72;
-            })();
-            if (v75 === INVALID) v75 = (() => {
-              if (typeof v72 !== "string") return INVALID;
+            b27: {
+              if (typeof v72 !== "number" || !Number.isFinite(v72)) { v75 = INVALID; break b27; }
+              if (!Number.isSafeInteger(v72)) { v75 = INVALID; break b27; }
+              if (v72 < 0) { v75 = INVALID; break b27; }
+              { v75 = v72; break b27; }
+            }
+            if (v75 === INVALID) b28: {
+              if (typeof v72 !== "string") { v75 = INVALID; break b28; }
               c0.lastIndex = 0;
-              if (!c0.test(v72)) return INVALID;
+              if (!c0.test(v72)) { v75 = INVALID; break b28; }
               const v76 = c12(v72);
-              if (v76 === INVALID) return INVALID;
-              return v76;
-            })();
-            if (v75 === INVALID) return INVALID;
+              if (v76 === INVALID) { v75 = INVALID; break b28; }
+              { v75 = v76; break b28; }
+            }
+            if (v75 === INVALID) { v73 = INVALID; break b26; }
             v74 = v75;
           }
-          return v74;
-        })();
+          { v73 = v74; break b26; }
+        }
         if (v73 === INVALID) {
-          if ("total" in v53) return INVALID;
+          if ("total" in v53) { v54 = INVALID; break b16; }
           v73 = undefined;
         }
         const v77 = v53["from"];
-        let v78 = (() => {
+        let v78; b29: {
           let v79;
           if (v77 !== undefined) {
             let v80 = null;
             if (v77 !== null) {
               let v81;
-              v81 = (() => {
-                if (typeof v77 !== "number" || !Number.isFinite(v77)) return INVALID;
-                if (!Number.isSafeInteger(v77)) return INVALID;
-                if (v77 < 0) return INVALID;
-                return v77;
-              })();
-              if (v81 === INVALID) v81 = (() => {
-                if (typeof v77 !== "string") return INVALID;
+              b30: {
+                if (typeof v77 !== "number" || !Number.isFinite(v77)) { v81 = INVALID; break b30; }
+                if (!Number.isSafeInteger(v77)) { v81 = INVALID; break b30; }
+                if (v77 < 0) { v81 = INVALID; break b30; }
+                { v81 = v77; break b30; }
+              }
+              if (v81 === INVALID) b31: {
+                if (typeof v77 !== "string") { v81 = INVALID; break b31; }
                 c0.lastIndex = 0;
-                if (!c0.test(v77)) return INVALID;
+                if (!c0.test(v77)) { v81 = INVALID; break b31; }
                 const v82 = c13(v77);
-                if (v82 === INVALID) return INVALID;
-                return v82;
-              })();
-              if (v81 === INVALID) return INVALID;
+                if (v82 === INVALID) { v81 = INVALID; break b31; }
+                { v81 = v82; break b31; }
+              }
+              if (v81 === INVALID) { v78 = INVALID; break b29; }
               v80 = v81;
             }
             v79 = v80;
           }
-          return v79;
-        })();
+          { v78 = v79; break b29; }
+        }
         if (v78 === INVALID) {
-          if ("from" in v53) return INVALID;
+          if ("from" in v53) { v54 = INVALID; break b16; }
           v78 = undefined;
         }
         const v83 = v53["to"];
-        let v84 = (() => {
+        let v84; b32: {
           let v85;
           if (v83 !== undefined) {
             let v86 = null;
             if (v83 !== null) {
               let v87;
-              v87 = (() => {
-                if (typeof v83 !== "number" || !Number.isFinite(v83)) return INVALID;
-                if (!Number.isSafeInteger(v83)) return INVALID;
-                if (v83 < 0) return INVALID;
-                return v83;
-              })();
-              if (v87 === INVALID) v87 = (() => {
-                if (typeof v83 !== "string") return INVALID;
+              b33: {
+                if (typeof v83 !== "number" || !Number.isFinite(v83)) { v87 = INVALID; break b33; }
+                if (!Number.isSafeInteger(v83)) { v87 = INVALID; break b33; }
+                if (v83 < 0) { v87 = INVALID; break b33; }
+                { v87 = v83; break b33; }
+              }
+              if (v87 === INVALID) b34: {
+                if (typeof v83 !== "string") { v87 = INVALID; break b34; }
                 c0.lastIndex = 0;
-                if (!c0.test(v83)) return INVALID;
+                if (!c0.test(v83)) { v87 = INVALID; break b34; }
                 const v88 = c14(v83);
-                if (v88 === INVALID) return INVALID;
-                return v88;
-              })();
-              if (v87 === INVALID) return INVALID;
+                if (v88 === INVALID) { v87 = INVALID; break b34; }
+                { v87 = v88; break b34; }
+              }
+              if (v87 === INVALID) { v84 = INVALID; break b32; }
               v86 = v87;
             }
             v85 = v86;
           }
-          return v85;
-        })();
+          { v84 = v85; break b32; }
+        }
         if (v84 === INVALID) {
-          if ("to" in v53) return INVALID;
+          if ("to" in v53) { v54 = INVALID; break b16; }
           v84 = undefined;
         }
         const v89 = {};
@@ -1149,19 +1158,19 @@ if (v0 === INVALID) v0 = (() => {
       }
       v55 = v56;
     }
-    return v55;
-  })();
+    { v54 = v55; break b16; }
+  }
   if (v54 === INVALID) {
-    if ("meta" in input) return INVALID;
+    if ("meta" in input) { v0 = INVALID; break b8; }
     v54 = undefined;
   }
   const v90 = {};
   v90["data"] = v28;
   if ("meta" in input) v90["meta"] = v54;
   const v91 = c15(v90);
-  if (v91 === INVALID) return INVALID;
-  return v91;
-})();
+  if (v91 === INVALID) { v0 = INVALID; break b8; }
+  { v0 = v91; break b8; }
+}
 if (v0 === INVALID) return INVALID;
 return v0;
 }
@@ -1171,20 +1180,20 @@ return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["id"];
 let v1;
-v1 = (() => {
-  if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
-  if (!Number.isSafeInteger(v0)) return INVALID;
-  if (v0 < 0) return INVALID;
-  return v0;
-})();
-if (v1 === INVALID) v1 = (() => {
-  if (typeof v0 !== "string") return INVALID;
+b0: {
+  if (typeof v0 !== "number" || !Number.isFinite(v0)) { v1 = INVALID; break b0; }
+  if (!Number.isSafeInteger(v0)) { v1 = INVALID; break b0; }
+  if (v0 < 0) { v1 = INVALID; break b0; }
+  { v1 = v0; break b0; }
+}
+if (v1 === INVALID) b1: {
+  if (typeof v0 !== "string") { v1 = INVALID; break b1; }
   c0.lastIndex = 0;
-  if (!c0.test(v0)) return INVALID;
+  if (!c0.test(v0)) { v1 = INVALID; break b1; }
   const v2 = c1(v0);
-  if (v2 === INVALID) return INVALID;
-  return v2;
-})();
+  if (v2 === INVALID) { v1 = INVALID; break b1; }
+  { v1 = v2; break b1; }
+}
 if (v1 === INVALID) return INVALID;
 const v3 = input["object"];
 if (typeof v3 !== "string") return INVALID;
