@@ -37,8 +37,13 @@ function indexedList<T extends z.ZodMiniType>(entry: T) {
 const Tags = z.pipe(
   z.nullish(z.union([z.array(z.union([z.string(), z.number()])), z.string()])),
   z.transform((value: (string | number)[] | string | null | undefined): string[] => {
-    const parts = value == null ? [] : typeof value === 'string' ? value.split(',') : value.map(String);
-    return parts.map((tag) => tag.trim()).filter((tag) => tag !== '');
+    const tags: string[] = [];
+    // One pass (no copy per step): this runs for every item of a list.
+    for (const part of value == null ? [] : typeof value === 'string' ? value.split(',') : value) {
+      const tag = String(part).trim();
+      if (tag !== '') tags.push(tag);
+    }
+    return tags;
   }),
 );
 
