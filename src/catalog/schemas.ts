@@ -23,13 +23,18 @@ const nullableString = z.pipe(
 function indexedList<T extends z.ZodMiniType>(entry: T) {
   return z.pipe(
     z.union([z.array(entry), z.record(z.string().check(z.regex(/^\d+$/)), entry)]),
-    z.transform((value: z.output<T>[] | Record<string, z.output<T>>): z.output<T>[] =>
-      Array.isArray(value)
-        ? value
-        : Object.keys(value)
-            .sort((a, b) => Number(a) - Number(b))
-            .map((index) => value[index] as z.output<T>),
-    ),
+    z.transform((value: z.output<T>[] | Record<string, z.output<T>>): z.output<T>[] => {
+      if (Array.isArray(value)) return value;
+      const keys = Object.keys(value);
+      // JSON's index keys come in ascending order as a rule: sorted only when they do not ("01", past 2^32 - 2).
+      for (let i = 1; i < keys.length; i += 1) {
+        if (Number(keys[i - 1]) >= Number(keys[i])) {
+          keys.sort((a, b) => Number(a) - Number(b));
+          break;
+        }
+      }
+      return keys.map((index) => value[index] as z.output<T>);
+    }),
   );
 }
 
@@ -154,13 +159,17 @@ const MediaInput = z.object({
 });
 const Media = z.pipe(
   MediaInput,
+  // Each object built whole (no spreads: this runs for every item of a list); `preview_image` only when sent.
   z.transform((media: z.output<typeof MediaInput>): ItemMedia => {
-    const shared = { thumbnail: media.thumbnail, screenshots: media.screenshots };
-    const image = media.preview_image ? { preview_image: media.preview_image } : {};
-    if (media.preview_audio) return { kind: 'audio', ...shared, preview_audio: media.preview_audio };
-    if (media.preview_video)
-      return { kind: 'video', ...shared, ...image, preview_video: media.preview_video };
-    return { kind: 'image', ...shared, ...image };
+    const { thumbnail, screenshots, preview_image, preview_video, preview_audio } = media;
+    if (preview_audio) return { kind: 'audio', thumbnail, screenshots, preview_audio };
+    if (preview_video)
+      return preview_image
+        ? { kind: 'video', thumbnail, screenshots, preview_image, preview_video }
+        : { kind: 'video', thumbnail, screenshots, preview_video };
+    return preview_image
+      ? { kind: 'image', thumbnail, screenshots, preview_image }
+      : { kind: 'image', thumbnail, screenshots };
   }),
 );
 

@@ -57,6 +57,10 @@ describe('ItemSchema', () => {
       ],
       [{ '0': 'a', '1': 'b' }, ['a', 'b']],
       [{ '1': 'b', '0': 'a', '10': 'k', '2': 'c' }, ['a', 'b', 'c', 'k']],
+      // Keys that are not array indices come after the indices, as written: sorted by their number.
+      [{ '9': 'j', '03': 'd' }, ['d', 'j']],
+      [{ '01': 'x', '1': 'y', '0': 'z' }, ['z', 'y', 'x']],
+      [{ '4294967296': 'big', '2': 'c', '0': 'a' }, ['a', 'c', 'big']],
       [{}, []],
       [[], []],
       [null, []],
