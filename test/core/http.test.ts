@@ -1,11 +1,12 @@
 import { inspect } from 'node:util';
+import ky from 'ky';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import * as errors from '../../src/core/errors/classes.js';
 import { bearerClient, paramClient, SECRET } from '../helpers/core.js';
 import { failure, leakSurface } from '../helpers/failure.js';
-import { useMsw } from '../helpers/msw.js';
+import { type Captured, useMsw } from '../helpers/msw.js';
 
 const msw = useMsw();
 const ROOT = 'https://links.example.com/api/v1';
@@ -144,6 +145,116 @@ describe('HttpClient requests', () => {
     expect(fetch.mock.calls.every((call) => call.length === 1)).toBe(true);
     expect(signals[0]).not.toBe(signals[1]);
     expect(signals.every((signal) => signal.aborted === false)).toBe(true);
+  });
+});
+
+describe('HttpClient bodies carried to the fetch', () => {
+  /** Replaces the global fetch (looked up per attempt) with one that records what ky handed it. */
+  function recordFetch(answers: Response[]) {
+    const seen: { requestBody: boolean; initBody: unknown; sent: Captured }[] = [];
+    const fetch = vi.fn(async (input: Request, init?: RequestInit) => {
+      // What the platform's fetch sends: a Request built from ky's and the attempt's init.
+      const sent = new Request(input, init);
+      seen.push({
+        requestBody: input.body !== null,
+        initBody: init?.body,
+        sent: {
+          method: sent.method,
+          url: sent.url,
+          headers: Object.fromEntries(sent.headers),
+          body: await sent.text(),
+        },
+      });
+      return answers.shift() ?? Response.json({ ok: 1 });
+    });
+    const original = globalThis.fetch;
+    globalThis.fetch = fetch as typeof globalThis.fetch;
+    return { seen, restore: () => (globalThis.fetch = original) };
+  }
+  const busy = () => new Response('busy', { status: 503, headers: { 'retry-after': '0' } });
+
+  it("hands a JSON POST's body to the platform's fetch with every attempt, ky's Request left without one", async () => {
+    const { seen, restore } = recordFetch([busy()]);
+    try {
+      await expect(
+        paramClient({ maxRetries: 1 }).post('purchases/validation', Anything, { purchase_code: 'abc-123' }),
+      ).resolves.toEqual({ ok: 1 });
+    } finally {
+      restore();
+    }
+    const json = JSON.stringify({ purchase_code: 'abc-123', api_key: SECRET });
+    const attempt = {
+      requestBody: false,
+      initBody: json,
+      sent: {
+        method: 'POST',
+        url: `${SITE}/purchases/validation`,
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'user-agent': 'content-platform-sdk/0.2.0',
+        },
+        body: json,
+      },
+    };
+    // Both attempts send the whole body: ky's clone before each attempt copied none.
+    expect(seen).toEqual([attempt, attempt]);
+  });
+
+  it('hands a form body over the same way, with the Content-Type a form body gets', async () => {
+    const { seen, restore } = recordFetch([]);
+    try {
+      await bearerClient().request('PUT', 'pixels/3', Anything, {
+        body: { name: 'a b&c', skipped: undefined },
+      });
+    } finally {
+      restore();
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.requestBody).toBe(false);
+    expect(seen[0]?.initBody).toBeInstanceOf(URLSearchParams);
+    expect(seen[0]?.sent).toEqual({
+      method: 'PUT',
+      url: `${ROOT}/pixels/3`,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${SECRET}`,
+        'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+        'user-agent': 'content-platform-sdk/0.2.0',
+      },
+      body: 'name=a+b%26c',
+    });
+  });
+
+  it("keeps the body on ky's Request where a hook of the user's sees it (a client's or a call's: signing)", async () => {
+    msw.use(http.post(`${ROOT}/pixels`, () => HttpResponse.json({ ok: 1 }, { status: 201 })));
+    const bodies: string[] = [];
+    const sign = async ({ request }: { request: Request }) => {
+      bodies.push(await request.clone().text());
+      request.headers.set('x-signature', `len-${bodies.at(-1)?.length}`);
+    };
+    await bearerClient({ hooks: { beforeRequest: [sign] } }).post('pixels', Anything, { name: 'x' });
+    await bearerClient().post('pixels', Anything, { name: 'yy' }, { hooks: { beforeRequest: [sign] } });
+    expect(bodies).toEqual(['name=x', 'name=yy']);
+    expect(msw.captured.map((r) => [r.body, r.headers['x-signature']])).toEqual([
+      ['name=x', 'len-6'],
+      ['name=yy', 'len-7'],
+    ]);
+  });
+
+  it("keeps the body on the Request a custom fetch (the client's or its ky instance's) is handed", async () => {
+    const fetch = vi.fn(async (request: Request) => Response.json({ body: await request.text() }));
+    await expect(
+      paramClient({ fetch }).post('purchases/validation', Anything, { purchase_code: 'c' }),
+    ).resolves.toEqual({
+      body: JSON.stringify({ purchase_code: 'c', api_key: SECRET }),
+    });
+    const instance = ky.create({ fetch: (input, init) => fetch(new Request(input, init)) });
+    await expect(
+      paramClient({ ky: instance }).post('purchases/validation', Anything, { purchase_code: 'd' }),
+    ).resolves.toEqual({
+      body: JSON.stringify({ purchase_code: 'd', api_key: SECRET }),
+    });
   });
 });
 

@@ -13,6 +13,9 @@ export const TRACE = 'contentPlatformTrace';
 // attempt threw is noted here (a NetworkError names it as its cause).
 const SENT_BY: unique symbol = Symbol('content-platform-sdk.trace');
 const thrownBy = new WeakMap<object, Trace>();
+// A call's body, when it goes to the platform's fetch with each attempt instead of into ky's Request (`carryBody`).
+// Kept off the trace, which rides on the options hooks see: the Catalog's body holds the key.
+const carried = new WeakMap<Trace, { body: string | URLSearchParams; type: string }>();
 let logging: Promise<typeof import('./logged.js')> | undefined;
 
 /** The code that writes a call's info and debug lines, loaded the first time a client's level has them. */
@@ -40,6 +43,20 @@ export function traceOf(error: unknown): Trace | undefined {
 }
 
 /**
+ * Hands the call's body to each attempt's fetch rather than to ky: ky then sends a Request without a body, and its
+ * `clone()` before every attempt that may be retried (a tee of the body's stream, twice the cost of building the
+ * Request) copies no body. The platform's fetch builds each attempt's Request with the body, as openai-node
+ * rebuilds its request per attempt. Only for a client whose ky Request nothing of the user's sees (see
+ * `ClientInstance.carries`) and a call without hooks of its own; the Content-Type is the one ky would send.
+ */
+export function carryBody(trace: Trace, body: string | URLSearchParams): void {
+  carried.set(trace, {
+    body,
+    type: typeof body === 'string' ? 'application/json' : 'application/x-www-form-urlencoded;charset=UTF-8',
+  });
+}
+
+/**
  * The client's fetch, as ky calls it for every attempt of every call: built once per client, it finds the call in
  * the `init` ky passes on (`TRACE`). Counts the attempt, takes the turn granted for it, reads the body inside the
  * attempt (`readAttempt`), and hands the turn back with what the answer said. Logs a line per attempt only when the
@@ -63,7 +80,7 @@ export function attemptFetch(
     (request as { [SENT_BY]?: Trace })[SENT_BY] = trace;
     const turn = trace.claim();
     const attempt = trace.op?.attempt({ number: trace.attempts, request, url: trace.url });
-    const go = () => readAttempt(sends, request, others(init), trace, heedsSignal);
+    const go = () => readAttempt(sends, request, others(init, request, trace), trace, heedsSignal);
     let answer: Response;
     try {
       answer = await (attempt ? attempt.run(go) : go());
@@ -79,9 +96,17 @@ export function attemptFetch(
   };
 }
 
-/** ky's fetch options without the trace: what the platform's or the user's fetch is given. */
-function others(init: RequestInit | undefined): RequestInit {
+/**
+ * ky's fetch options without the trace: what the platform's or the user's fetch is given; with the call's body when
+ * it is carried to the fetch (`carryBody`), its Content-Type then set on the request as ky would have.
+ */
+function others(init: RequestInit | undefined, request: Request, trace: Trace): RequestInit {
   const rest: Record<string, unknown> = {};
   for (const key in init) if (key !== TRACE) rest[key] = (init as Record<string, unknown>)[key];
+  const own = carried.get(trace);
+  if (own) {
+    if (!request.headers.has('content-type')) request.headers.set('content-type', own.type);
+    rest.body = own.body;
+  }
   return rest;
 }

@@ -17,9 +17,9 @@ import {
 } from '../errors/index.js';
 import { type ClientThrottle, type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { attemptFetch, logLines, TRACE } from './attempt.js';
+import { attemptFetch, carryBody, logLines, TRACE } from './attempt.js';
 import { callFailure, failureOf, type TransportError } from './failure.js';
-import { clientInstance } from './instance.js';
+import { clientInstance, hasHooks } from './instance.js';
 import { createLog, type Log } from './log.js';
 import {
   byteCount,
@@ -53,6 +53,8 @@ export class HttpClient {
   readonly #retry: Omit<RetryPolicy, 'limit'>;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
+  // Whether a call's body may go to the platform's fetch with each attempt, not into ky's Request (`carryBody`).
+  readonly #carries: boolean;
   // Whether the server has answered the key with a success: shared with derived clients of the same key and URL.
   readonly #accepted: { key: boolean };
   // The API's schemas with their generated parsers, once loaded.
@@ -104,6 +106,7 @@ export class HttpClient {
     });
     this.#ky = built.ky;
     this.#rebuild = built.rebuild;
+    this.#carries = built.carries;
     // Loaded while the first request is on its way, so its answer finds them there; a failed load is the call's.
     api.parsers().catch(() => undefined);
   }
@@ -163,7 +166,10 @@ export class HttpClient {
   ): Promise<WithResponse<T>> {
     const { method } = trace;
     const kyOptions = this.#callOptions(trace, call.options);
-    if (json !== undefined) kyOptions.json = json;
+    // Where no hook or fetch of the user's sees ky's Request, the body skips it: ky clones a body for every attempt.
+    if (this.#carries && !hasHooks(call.options?.hooks) && (json !== undefined || body !== undefined))
+      carryBody(trace, json === undefined ? (body as URLSearchParams) : JSON.stringify(json));
+    else if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
     let response: Response;
     let text: string;

@@ -8,6 +8,12 @@ export interface ClientInstance {
   ky: KyInstance;
   /** Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client). */
   rebuild: boolean;
+  /**
+   * Whether a call's body may go to the platform's fetch with each attempt instead of into ky's Request (see
+   * `carryBody`): nothing of the user's sees that Request or the body (no hook, `fetch`, upload progress or
+   * `stringifyJson` of the instance or the client).
+   */
+  carries: boolean;
 }
 
 /** The SDK's own policy for the instance: the same for every call of the client. */
@@ -30,7 +36,7 @@ export function clientInstance(
   api: ApiConfig,
   policy: InstancePolicy,
 ): ClientInstance {
-  const built: ClientInstance = { ky: base, rebuild: false };
+  const built: ClientInstance = { ky: base, rebuild: false, carries: false };
   const custom = options.fetch;
   built.ky = base.extend((parent) => {
     const inherited = parent.fetch;
@@ -42,6 +48,12 @@ export function clientInstance(
         parent.hooks?.afterResponse?.length ||
         parent.onDownloadProgress,
     );
+    built.carries =
+      send === undefined &&
+      !hasHooks(parent.hooks) &&
+      !hasHooks(options.hooks) &&
+      parent.onUploadProgress === undefined &&
+      parent.stringifyJson === undefined;
     return {
       prefix: `${options.apiRoot}/`,
       headers: {
@@ -79,6 +91,11 @@ function hookLists(inherited: Hooks | undefined, own: Hooks | undefined, policy:
   if (policy.beforeRetry) lists.beforeRetry?.push(policy.beforeRetry);
   lists.beforeError?.unshift(policy.beforeError);
   return lists as Hooks;
+}
+
+/** Whether any hook list of `hooks` has a hook. */
+export function hasHooks(hooks: Hooks | undefined): boolean {
+  return hooks !== undefined && HOOK_NAMES.some((name) => (hooks[name]?.length ?? 0) > 0);
 }
 
 /** The instance's search parameters without any `api_key` (plain-object values left `undefined` dropped). */

@@ -17,10 +17,16 @@ export function headerText(headers: Headers): string {
   return `headers {${parts.join(', ')}}`;
 }
 
-/** A request body for a debug line: any `api_key` field (JSON or form) as `***`, a purchase code as its last four. */
-export async function bodyText(request: Request): Promise<string> {
-  if (!request.body) return '';
-  const text = await request.clone().text();
+/**
+ * A request body for a debug line: any `api_key` field (JSON or form) as `***`, a purchase code as its last four. The
+ * body is the Request's, or the one the attempt's fetch is given (`carryBody`).
+ */
+export async function bodyText(request: Request, init?: RequestInit): Promise<string> {
+  const carried = init?.body;
+  let text: string;
+  if (request.body) text = await request.clone().text();
+  else if (typeof carried === 'string' || carried instanceof URLSearchParams) text = String(carried);
+  else return '';
   const masked = text
     .replace(/("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"***"')
     .replace(/(^|&)(api_key=)[^&]*/gi, '$1$2***');
@@ -36,7 +42,7 @@ export function logged(send: Send, trace: Trace, log: Log): Send {
     if (log.verbose)
       log(
         'debug',
-        `${line} request ${headerText(input.headers)}${await bodyText(input)}`,
+        `${line} request ${headerText(input.headers)}${await bodyText(input, init)}`,
         trace.fields(),
         trace.scrub,
       );
