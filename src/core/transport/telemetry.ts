@@ -78,7 +78,10 @@ export interface OperationTelemetry {
 export interface AttemptStart {
   /** The attempt's number in its operation, from 1 (a retry is 2 or more). */
   number: number;
-  /** The request to be sent: set headers on it here (its URL holds the Catalog key: read `url`). */
+  /**
+   * The request to be sent: set headers on it here (its URL holds the Catalog key: read `url`). Its body may be
+   * absent: where no hook or `fetch` of the user's sees the request, the platform's fetch is handed the body itself.
+   */
   request: Request;
   /** The request's URL with the key and any purchase code masked. */
   url: string;
