@@ -38,7 +38,7 @@ import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Que
 import type { Method } from './retry.js';
 import type { Parsers, ResponseSchema, SchemaRef } from './schema.js';
 import type { OperationTelemetry } from './telemetry.js';
-import { type CallClient, clientFacts, queues, Trace } from './trace.js';
+import { type CallClient, clientFacts, queues, Trace, type TraceInit } from './trace.js';
 
 /**
  * The only door to the network: one ky instance per client, with the SDK's policy (retry rules, the attempt fetch,
@@ -59,6 +59,8 @@ export class HttpClient {
   readonly #accepted: { key: boolean };
   // The API's schemas with their generated parsers, once loaded.
   #parsers: Parsers | undefined;
+  // The TraceInit of every call without options (see `#trace`).
+  #plainInit: TraceInit | undefined;
 
   /** `parent`: the client this one derives from (`withOptions`); same key, URL and `rateLimit` share its throttle. */
   constructor(options: ResolvedOptions, api: ApiConfig, parent?: HttpClient) {
@@ -184,7 +186,8 @@ export class HttpClient {
       // The caller's signal ends the call even while a hook of theirs never settles (ky races hooks only with
       // totalTimeout); the turn it holds goes back in `finally`.
       const { signal } = trace.init;
-      const sent = this.#ky(input, kyOptions);
+      // The absolute URL: ky joins no prefix (see `clientInstance`).
+      const sent = this.#ky(this.#client.root + input, kyOptions);
       const answered: Response | undefined = await (signal ? abortable(sent, signal) : sent);
       // A beforeRetry hook returned ky.stop: the call ends with the failure it stopped the retry of.
       if (answered === undefined) throw trace.lastError ?? stopped(trace.label);
@@ -254,29 +257,29 @@ export class HttpClient {
 
   /** The call's trace; a bad per-call option throws here, before anything is sent. */
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
-    const options = call.options ?? {};
+    const { options } = call;
+    // A call without options runs with the client's settings: one TraceInit for all of them, built once.
+    const init = options === undefined ? (this.#plainInit ??= this.#traceInit({})) : this.#traceInit(options);
+    return new Trace(this.#client, method, input, call.secrets, init, call.op);
+  }
+
+  /** What a call with these options is, beyond its method and input; a bad option throws here. */
+  #traceInit(options: RequestOptions): TraceInit {
     const { maxResponseBytes, maxRetries, maxRetryAfter, totalTimeout, signal } = options;
     checkSent(options);
-    return new Trace(
-      this.#client,
-      method,
-      input,
-      call.secrets,
-      {
-        signal,
-        total: totalTimeout ?? this.#options.totalTimeout,
-        queues: this.#client.throttle.enabled && queues(options.rateLimit),
-        // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
-        rebuild: this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
-        maxBytes:
-          maxResponseBytes === undefined
-            ? this.#options.maxResponseBytes
-            : byteCount(maxResponseBytes, 'maxResponseBytes'),
-        limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
-        maxPauseMs: maxRetryAfter === undefined ? this.#options.maxRetryAfter : retryAfterCap(maxRetryAfter),
-      },
-      call.op,
-    );
+    return {
+      signal,
+      total: totalTimeout ?? this.#options.totalTimeout,
+      queues: this.#client.throttle.enabled && queues(options.rateLimit),
+      // A call's own afterResponse hook clones each answer, so it needs one with a body (see readAttempt).
+      rebuild: this.#rebuild || Boolean(options.hooks?.afterResponse?.length),
+      maxBytes:
+        maxResponseBytes === undefined
+          ? this.#options.maxResponseBytes
+          : byteCount(maxResponseBytes, 'maxResponseBytes'),
+      limit: maxRetries === undefined ? this.#options.maxRetries : retryCount(maxRetries, 'maxRetries'),
+      maxPauseMs: maxRetryAfter === undefined ? this.#options.maxRetryAfter : retryAfterCap(maxRetryAfter),
+    };
   }
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */

@@ -28,7 +28,7 @@ export interface InstancePolicy {
 
 /**
  * Extends `base` (the user's ky instance, or ky) once with everything the same for every call, since ky merges
- * again whatever a call passes: the URL prefix, headers and key, timeouts, redirect policy, client hooks.
+ * again whatever a call passes: headers and key, timeouts, redirect policy, client hooks. Calls pass absolute URLs.
  */
 export function clientInstance(
   base: KyInstance,
@@ -55,7 +55,9 @@ export function clientInstance(
       parent.onUploadProgress === undefined &&
       parent.stringifyJson === undefined;
     return {
-      prefix: `${options.apiRoot}/`,
+      // Calls send absolute URLs (the API root and the path, joined once): no prefix for ky to join on every call,
+      // and an instance's own prefix is emptied so it cannot move them.
+      ...(parent.prefix ? { prefix: '' } : {}),
       headers: {
         accept: 'application/json',
         'user-agent': options.userAgent,
