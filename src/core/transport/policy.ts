@@ -15,11 +15,14 @@ import type { Trace } from './trace.js';
 /** The SDK's retry rules in ky's `retry` shape (structurally typed, as ky's own type is not exported). */
 export interface RetryPolicy {
   limit: number;
-  methods: string[];
-  retryOnTimeout: boolean;
+  /** Set only for a method outside ky's default list (POST, PATCH): ky asks `shouldRetry` only for those listed. */
+  methods?: string[];
   jitter: (this: { trace?: Trace }, delay: number) => number;
   shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
 }
+
+/** Every method the SDK sends, for ky's `methods` on a call whose method ky's default list lacks (POST, PATCH). */
+export const RETRY_METHODS: readonly string[] = ['get', 'put', 'patch', 'delete', 'post'];
 
 /** What a client's retry rules are made of: the same for every call (each call adds its own `limit`). */
 export interface RetryRules {
@@ -36,19 +39,18 @@ export interface RetryRules {
 
 /**
  * A client's retry rules as ky options, built once: ky's own backoff (300 ms, doubling) with full jitter capped at
- * 8 s, and `shouldRetry` deciding every retry. Every method is in `methods` because ky checks it before
- * `shouldRetry`. The SDK reads a server's wait (Retry-After, the reset headers) itself and states it to ky as the
+ * 8 s, and `shouldRetry` deciding every retry (it answers every error, timeouts included, so ky's
+ * `retryOnTimeout` is never read). ky checks `methods` before `shouldRetry`: a call whose method is not in ky's
+ * default list (GET, PUT, DELETE are) adds `RETRY_METHODS`. The SDK reads a server's wait (Retry-After, the reset headers) itself and states it to ky as the
  * retry's delay (`jitter` returns it): `shouldRetry` answers only `true` or `false`, so ky never reads those headers
  * and never sleeps a wait other than the one `maxRetryAfter` was checked against. Each call hands ky a copy carrying
  * its trace and limit (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`,
  * `shouldRetry` finds it from the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry
  * object on every call.
  */
-export function retryPolicy(rules: RetryRules): Omit<RetryPolicy, 'limit'> {
+export function retryPolicy(rules: RetryRules): Pick<RetryPolicy, 'jitter' | 'shouldRetry'> {
   const { idempotent, maxRetryAfter, classify, log, scrub } = rules;
   return {
-    methods: ['get', 'put', 'patch', 'delete', 'post'],
-    retryOnTimeout: true,
     // The wait before the retry `shouldRetry` allowed: the server's, or a backoff. ky's own `jitter: true` draws
     // below the uncapped step, then caps it (piling waits at 8 s); this draws below the capped step, so waits stay
     // spread up to the cap. Called by ky as a method of the call's retry options.
