@@ -15,7 +15,7 @@ const SENT_BY: unique symbol = Symbol('content-platform-sdk.trace');
 const thrownBy = new WeakMap<object, Trace>();
 // A call's body, when it goes to the platform's fetch with each attempt instead of into ky's Request (`carryBody`).
 // Kept off the trace, which rides on the options hooks see: the Catalog's body holds the key.
-const carried = new WeakMap<Trace, { body: string | URLSearchParams; type: string }>();
+const carried = new WeakMap<Trace, string | URLSearchParams>();
 let logging: Promise<typeof import('./logged.js')> | undefined;
 
 /** The code that writes a call's info and debug lines, loaded the first time a client's level has them. */
@@ -47,13 +47,10 @@ export function traceOf(error: unknown): Trace | undefined {
  * `clone()` before every attempt that may be retried (a tee of the body's stream, twice the cost of building the
  * Request) copies no body. The platform's fetch builds each attempt's Request with the body, as openai-node
  * rebuilds its request per attempt. Only for a client whose ky Request nothing of the user's sees (see
- * `ClientInstance.carries`) and a call without hooks of its own; the Content-Type is the one ky would send.
+ * `ClientInstance.carries`) and a call without hooks of its own. `body`: JSON text, or a form.
  */
 export function carryBody(trace: Trace, body: string | URLSearchParams): void {
-  carried.set(trace, {
-    body,
-    type: typeof body === 'string' ? 'application/json' : 'application/x-www-form-urlencoded;charset=UTF-8',
-  });
+  carried.set(trace, body);
 }
 
 /**
@@ -98,15 +95,17 @@ export function attemptFetch(
 
 /**
  * ky's fetch options without the trace: what the platform's or the user's fetch is given; with the call's body when
- * it is carried to the fetch (`carryBody`), its Content-Type then set on the request as ky would have.
+ * it is carried to the fetch (`carryBody`). The Content-Type is the one ky would send: JSON's is set here, and a
+ * form's comes with the form (the fetch's Request sets it where the headers have none, as ky's would have).
  */
 function others(init: RequestInit | undefined, request: Request, trace: Trace): RequestInit {
   const rest: Record<string, unknown> = {};
   for (const key in init) if (key !== TRACE) rest[key] = (init as Record<string, unknown>)[key];
-  const own = carried.get(trace);
-  if (own) {
-    if (!request.headers.has('content-type')) request.headers.set('content-type', own.type);
-    rest.body = own.body;
+  const body = carried.get(trace);
+  if (body !== undefined) {
+    if (typeof body === 'string' && !request.headers.has('content-type'))
+      request.headers.set('content-type', 'application/json');
+    rest.body = body;
   }
   return rest;
 }

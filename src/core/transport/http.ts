@@ -18,8 +18,8 @@ import {
 import { type ClientThrottle, type RateLimitSnapshot, Throttle } from '../throttle/index.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attemptFetch, carryBody, logLines, TRACE } from './attempt.js';
-import { callFailure, failureOf, type TransportError } from './failure.js';
-import { clientInstance, hasHooks } from './instance.js';
+import { failureOf, type TransportError } from './failure.js';
+import { clientInstance } from './instance.js';
 import { createLog, type Log } from './log.js';
 import {
   byteCount,
@@ -32,7 +32,7 @@ import {
   retryCount,
 } from './options.js';
 import { explained, Misfit, parseAnswer } from './parse.js';
-import { type RetryPolicy, redactError, retryPolicy } from './policy.js';
+import { RETRY_METHODS, type RetryPolicy, redactError, retryPolicy } from './policy.js';
 import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
@@ -50,7 +50,7 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #client: CallClient;
-  readonly #retry: Omit<RetryPolicy, 'limit'>;
+  readonly #retry: Pick<RetryPolicy, 'jitter' | 'shouldRetry'>;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
   // Whether a call's body may go to the platform's fetch with each attempt, not into ky's Request (`carryBody`).
@@ -169,7 +169,7 @@ export class HttpClient {
     const { method } = trace;
     const kyOptions = this.#callOptions(trace, call.options);
     // Where no hook or fetch of the user's sees ky's Request, the body skips it: ky clones a body for every attempt.
-    if (this.#carries && !hasHooks(call.options?.hooks) && (json !== undefined || body !== undefined))
+    if (this.#carries && !call.options?.hooks && (json !== undefined || body !== undefined))
       carryBody(trace, json === undefined ? (body as URLSearchParams) : JSON.stringify(json));
     else if (json !== undefined) kyOptions.json = json;
     else if (body !== undefined) kyOptions.body = body;
@@ -196,6 +196,9 @@ export class HttpClient {
       text = readText(response) ?? (await response.text());
     } catch (error) {
       const create = !this.#idempotent(method);
+      // The mapping of failures is loaded by the first call that fails.
+      mapping ??= import('./call-failure.js');
+      const { callFailure } = await mapping;
       const failure = callFailure(error, transportError(error), {
         trace,
         path,
@@ -258,9 +261,14 @@ export class HttpClient {
   /** The call's trace; a bad per-call option throws here, before anything is sent. */
   #trace<T>(method: Method, input: string, call: Call<T>): Trace {
     const { options } = call;
-    // A call without options runs with the client's settings: one TraceInit for all of them, built once.
-    const init = options === undefined ? (this.#plainInit ??= this.#traceInit({})) : this.#traceInit(options);
+    const init = options === undefined ? this.#plain() : this.#traceInit(options);
     return new Trace(this.#client, method, input, call.secrets, init, call.op);
+  }
+
+  /** A call without options runs with the client's settings: one TraceInit for all of them, built once. */
+  #plain(): TraceInit {
+    this.#plainInit ??= this.#traceInit({});
+    return this.#plainInit;
   }
 
   /** What a call with these options is, beyond its method and input; a bad option throws here. */
@@ -284,8 +292,12 @@ export class HttpClient {
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
   #callOptions(trace: Trace, options: RequestOptions = {}): KyOptions {
-    // The client's rules, with the call's trace for `jitter` and its own limit: replaced, not merged, into ky's.
-    const retry = replaceOption({ ...this.#retry, limit: trace.init.limit, trace });
+    // The client's rules, with the call's trace for `jitter` and its own limit: replaced, not merged, into ky's. Only
+    // what differs from ky's defaults: ky normalises the object (and copies `methods`) on every call and attempt.
+    const { jitter, shouldRetry } = this.#retry;
+    const policy: RetryPolicy & { trace: Trace } = { limit: trace.init.limit, jitter, shouldRetry, trace };
+    if (trace.method === 'POST' || trace.method === 'PATCH') policy.methods = RETRY_METHODS as string[];
+    const retry = replaceOption(policy);
     const kyOptions: KyOptions & { [TRACE]: Trace } = { method: trace.method, retry, [TRACE]: trace };
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
@@ -325,6 +337,7 @@ function turnOf(options: object): Trace | undefined {
   return trace?.ownRetryHook ? undefined : trace;
 }
 
+let mapping: Promise<typeof import('./call-failure.js')> | undefined;
 let observing: Promise<typeof import('./observed.js').observed> | undefined;
 let observed: typeof import('./observed.js').observed | undefined;
 

@@ -96,7 +96,7 @@ function hookLists(inherited: Hooks | undefined, own: Hooks | undefined, policy:
 }
 
 /** Whether any hook list of `hooks` has a hook. */
-export function hasHooks(hooks: Hooks | undefined): boolean {
+function hasHooks(hooks: Hooks | undefined): boolean {
   return hooks !== undefined && HOOK_NAMES.some((name) => (hooks[name]?.length ?? 0) > 0);
 }
 
