@@ -1,4 +1,6 @@
-// Section 6: size — the ESM entry bundled with its dependencies, ky and zod (esbuild, minified, brotli q11).
+// Section 6: size — the ESM entry bundled with its dependencies, ky and zod (esbuild, minified, brotli q11), and
+// size-limit's figure for what an import loads, the one the budget in .size-limit.json (and CI) checks.
+import { spawnSync } from 'node:child_process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { distImports } from '../lib/dist.ts';
@@ -11,6 +13,25 @@ export interface SizeFigures {
   brotli: number;
   /** Minified bytes in the bundle by package (the SDK's own as `content-platform-sdk`). */
   byPackage: Record<string, number>;
+  /**
+   * size-limit's figure for the ESM entry as loaded at import (without the chunks it loads on demand), and the budget
+   * in .size-limit.json, in bytes; `undefined` when size-limit could not say.
+   */
+  atImport?: { size: number; limit: number } | undefined;
+}
+
+/** The first check of .size-limit.json (the entry as loaded at import), as `size-limit --json` reports it. */
+function budgetFigure(): SizeFigures['atImport'] {
+  const run = spawnSync(process.execPath, [`${root}node_modules/size-limit/bin.js`, '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  try {
+    const [entry] = JSON.parse(run.stdout) as { size?: number; sizeLimit?: number }[];
+    if (typeof entry?.size === 'number' && typeof entry.sizeLimit === 'number')
+      return { size: entry.size, limit: entry.sizeLimit };
+  } catch {}
+  return undefined;
 }
 
 async function bundleSize(contents: string): Promise<SizeFigures> {
@@ -48,6 +69,7 @@ export async function size(_: Context): Promise<Section<SizeFigures>> {
     `export * from ${JSON.stringify(`${root}dist/index.js`)};` +
       (importsKy ? '' : "export { default as ky } from 'ky';"),
   );
+  sdk.atImport = budgetFigure();
   const kyAlone = await bundleSize("export * from 'ky'; export { default } from 'ky';");
   const row = (name: string, s: SizeFigures) =>
     `| ${name} | ${kb(s.minified)} | ${kb(s.gzip)} | ${kb(s.brotli)} |`;
@@ -62,6 +84,11 @@ export async function size(_: Context): Promise<Section<SizeFigures>> {
     `Minified bytes by package in the SDK bundle: ${Object.entries(sdk.byPackage)
       .map(([k, v]) => `${k} ${kb(v)}`)
       .join(', ')}.`,
+    '',
+    sdk.atImport
+      ? `As loaded at import (size-limit, the chunks loaded on demand left out): ${(sdk.atImport.size / 1000).toFixed(2)} kB ` +
+        `brotli, against the budget of ${(sdk.atImport.limit / 1000).toFixed(2)} kB in .size-limit.json.`
+      : 'size-limit gave no figure for the entry as loaded at import (is dist/ built?).',
     '',
   ];
   if (!importsKy) {
