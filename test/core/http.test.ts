@@ -151,12 +151,14 @@ describe('HttpClient requests', () => {
 describe('HttpClient bodies carried to the fetch', () => {
   /** Replaces the global fetch (looked up per attempt) with one that records what ky handed it. */
   function recordFetch(answers: Response[]) {
-    const seen: { requestBody: boolean; initBody: unknown; sent: Captured }[] = [];
+    const seen: { requestBody: boolean; type: string | null; initBody: unknown; sent: Captured }[] = [];
     const fetch = vi.fn(async (input: Request, init?: RequestInit) => {
       // What the platform's fetch sends: a Request built from ky's and the attempt's init.
       const sent = new Request(input, init);
       seen.push({
         requestBody: input.body !== null,
+        // Set on the request handed over, as a debug line and telemetry read it.
+        type: input.headers.get('content-type'),
         initBody: init?.body,
         sent: {
           method: sent.method,
@@ -185,6 +187,7 @@ describe('HttpClient bodies carried to the fetch', () => {
     const json = JSON.stringify({ purchase_code: 'abc-123', api_key: SECRET });
     const attempt = {
       requestBody: false,
+      type: 'application/json',
       initBody: json,
       sent: {
         method: 'POST',
@@ -212,6 +215,7 @@ describe('HttpClient bodies carried to the fetch', () => {
     }
     expect(seen).toHaveLength(1);
     expect(seen[0]?.requestBody).toBe(false);
+    expect(seen[0]?.type).toBe('application/x-www-form-urlencoded;charset=UTF-8');
     expect(seen[0]?.initBody).toBeInstanceOf(URLSearchParams);
     expect(seen[0]?.sent).toEqual({
       method: 'PUT',
@@ -550,6 +554,25 @@ describe('HttpClient retries', () => {
     );
     await expect(bearerClient({ maxRetries: 2 }).get('pixels/1', Anything)).resolves.toEqual({ id: 1 });
     expect(calls).toBe(2);
+  });
+
+  it("retries a PATCH after a 503, a method ky's default retry list lacks", async () => {
+    let calls = 0;
+    msw.use(
+      http.patch(`${ROOT}/pixels/3`, () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json({ message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } })
+          : HttpResponse.json({ id: 3 });
+      }),
+    );
+    await expect(
+      bearerClient({ maxRetries: 1 }).request('PATCH', 'pixels/3', Anything, { body: { name: 'y' } }),
+    ).resolves.toEqual({ id: 3 });
+    expect(msw.captured.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['PATCH', `${ROOT}/pixels/3`, 'name=y'],
+      ['PATCH', `${ROOT}/pixels/3`, 'name=y'],
+    ]);
   });
 
   it('never retries a form POST (a create) after an answer', async () => {

@@ -95,16 +95,19 @@ export function attemptFetch(
 
 /**
  * ky's fetch options without the trace: what the platform's or the user's fetch is given; with the call's body when
- * it is carried to the fetch (`carryBody`). The Content-Type is the one ky would send: JSON's is set here, and a
- * form's comes with the form (the fetch's Request sets it where the headers have none, as ky's would have).
+ * it is carried to the fetch (`carryBody`), its Content-Type (the one ky's Request would have had) set on the request
+ * first, so a debug line and telemetry see the headers as sent.
  */
 function others(init: RequestInit | undefined, request: Request, trace: Trace): RequestInit {
   const rest: Record<string, unknown> = {};
   for (const key in init) if (key !== TRACE) rest[key] = (init as Record<string, unknown>)[key];
   const body = carried.get(trace);
   if (body !== undefined) {
-    if (typeof body === 'string' && !request.headers.has('content-type'))
-      request.headers.set('content-type', 'application/json');
+    if (!request.headers.has('content-type'))
+      request.headers.set(
+        'content-type',
+        typeof body === 'string' ? 'application/json' : 'application/x-www-form-urlencoded;charset=UTF-8',
+      );
     rest.body = body;
   }
   return rest;

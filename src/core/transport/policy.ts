@@ -41,8 +41,8 @@ export interface RetryRules {
  * A client's retry rules as ky options, built once: ky's own backoff (300 ms, doubling) with full jitter capped at
  * 8 s, and `shouldRetry` deciding every retry (it answers every error, timeouts included, so ky's
  * `retryOnTimeout` is never read). ky checks `methods` before `shouldRetry`: a call whose method is not in ky's
- * default list (GET, PUT, DELETE are) adds `RETRY_METHODS`. The SDK reads a server's wait (Retry-After, the reset headers) itself and states it to ky as the
- * retry's delay (`jitter` returns it): `shouldRetry` answers only `true` or `false`, so ky never reads those headers
+ * default list (GET, PUT, DELETE are) adds `RETRY_METHODS`. The SDK reads a server's wait (Retry-After, the reset
+ * headers) itself and states it to ky as the retry's delay (`jitter` returns it): `shouldRetry` answers only `true` or `false`, so ky never reads those headers
  * and never sleeps a wait other than the one `maxRetryAfter` was checked against. Each call hands ky a copy carrying
  * its trace and limit (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`,
  * `shouldRetry` finds it from the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry
