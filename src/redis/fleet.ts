@@ -70,7 +70,9 @@ interface Held {
  * again after a release of its own, after `POLL_MS` (25 ms, jittered) when the fleet has none to spare, or when the
  * wait Redis names (a pause, the next probe, the minute's window) is over. One connection does it all (pub/sub needs
  * a second one in subscriber mode), it works the same with node-redis and ioredis, through a proxy and after a
- * reconnect, and the cost is one short script per waiting process every 25 ms.
+ * reconnect, and the cost is one short script per waiting process every 25 ms. Once a window's budget is spent and
+ * its end is known, the turn of the request that finds out the next budget is promised ahead to one process, which
+ * sends it at the window's end without asking again.
  *
  * When Redis cannot be reached (an error, or no answer within the store's `timeoutMs`), the process throttles alone
  * on its share, 1/N (N: the member processes Redis last counted) of each budget it reads and of the caps (and of the
@@ -253,7 +255,7 @@ export class FleetThrottle implements ClientThrottle {
           this.#lost(error);
           break;
         }
-        const [wait = -1, members = 1, remaining = -1, limit = -1, window = -1, paused = 0] = (
+        const [wait = -1, members = 1, remaining = -1, limit = -1, window = -1, paused = 0, at = 0] = (
           reply as unknown[]
         ).map(Number);
         this.#members = Math.max(1, members);
@@ -261,6 +263,9 @@ export class FleetThrottle implements ClientThrottle {
         if (limit >= 0) this.#limit = limit;
         if (window > 0) this.#windowMs = window;
         if (wait === 0) {
+          // The turn of the request that finds out the next window's budget, promised to go at the window's end: no
+          // one in this process goes before it, so the queue waits with it (whoever is first then takes it).
+          if (at > 0) await delay(Math.min(at, this.#lease));
           const waiter = this.#queue.shift();
           if (waiter === undefined) {
             // Everyone left while the turn was being taken: it goes straight back.
@@ -492,6 +497,11 @@ export class FleetThrottle implements ClientThrottle {
 function spanOf(longestWaitMs: number | undefined): number {
   if (longestWaitMs === undefined) return WINDOW_MS;
   return [1_000, WINDOW_MS, 60 * WINDOW_MS].find((span) => longestWaitMs <= span) ?? longestWaitMs;
+}
+
+/** Resolves after `ms`, whatever happens meanwhile. */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Resolves after `ms`, or rejects when `signal` aborts first. */

@@ -9,6 +9,7 @@ import type { Logger } from '../../src/core/transport/index.js';
 import { ManagementClient } from '../../src/management/index.js';
 import { stateName } from '../../src/redis/client.js';
 import { redisStore } from '../../src/redis/index.js';
+import { ACQUIRE } from '../../src/redis/scripts.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
 import { countingFront, gate } from '../helpers/front.js';
 import { mark, since } from '../helpers/load.js';
@@ -126,6 +127,12 @@ async function member(
 }
 
 const pixel = (name: string) => ({ name, type: 'facebook' as const, value: '123456' });
+
+/** Redis's clock (TIME), in ms: the fleet's state is stamped with it. */
+async function redisNow(admin: Awaited<ReturnType<typeof connect>>): Promise<number> {
+  const [seconds = '0', micros = '0'] = (await admin.sendCommand(['TIME'])) as string[];
+  return Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+}
 
 describe('the fleet under faults', () => {
   it('item 1: a worker that exits with process.exit(0) right after its last call leaves no turn taken, and costs the other worker no stall', async () => {
@@ -485,8 +492,7 @@ describe('the fleet under faults', () => {
     ] as const;
     for (const [sinceStart, retryAfter, learned] of cases) {
       await admin.del(state);
-      const [seconds = '0', micros = '0'] = (await admin.sendCommand(['TIME'])) as string[];
-      const now = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+      const now = await redisNow(admin);
       await admin.hSet(state, { start: String(now - sinceStart) });
       scripted.limit = { path: '/api/v1/pixels', retryAfter };
       await expect(client.pixels.create(pixel(`teach-${sinceStart}-${retryAfter}`))).rejects.toBeInstanceOf(
@@ -497,6 +503,76 @@ describe('the fleet under faults', () => {
       expect(await admin.hGet(state, 'len'), `${sinceStart} ms, Retry-After ${retryAfter}`).toBe(learned);
     }
   }, 60_000);
+
+  it("item 9: the request that finds out a spent window's next budget is promised ahead: it goes at the window's end, not before, without asking Redis again", async () => {
+    const client = await member();
+    // Loads the scripts and makes the member known (its EVALSHA finds them from then on).
+    await client.pixels.list();
+    const admin = await connect();
+    const { state, members } = keys();
+    const now = await redisNow(admin);
+    // The budget is spent, and the window (1 s, begun 600 ms ago) ends 400 ms from now.
+    const windowEnd = now + 400;
+    await admin.hSet(state, {
+      remaining: '0',
+      until: String(now + 60_000),
+      limit: '10',
+      start: String(windowEnd - 1_000),
+      len: '1000',
+      probe: String(windowEnd - 1_000),
+    });
+    scripted.seen = [];
+    scripted.at = [];
+    await client.pixels.create(pixel('promised'));
+    expect(scripted.seen).toEqual(['POST /api/v1/pixels']);
+    // Sent at the window's end, never before it (a request before it would draw a 429 on a server whose window began
+    // with its first request), to the clocks' millisecond.
+    const arrival = performance.timeOrigin + (scripted.at[0] as number);
+    expect(arrival).toBeGreaterThanOrEqual(windowEnd - 1);
+    // The process asked Redis for the turn once, 400 ms ahead, and not again at the window's end: its last ACQUIRE
+    // (which stamps the member) came before the window ended.
+    const asked = await admin.zRangeWithScores(members, 0, -1);
+    expect(Math.max(...asked.map((m) => m.score))).toBeLessThan(windowEnd);
+  }, 30_000);
+
+  it('item 9: the turn of that request is promised once: a second process asking before the window ends waits for its end', async () => {
+    const admin = await connect();
+    const { state, inFlight } = keys();
+    const name = state.slice(0, -2);
+    const now = await redisNow(admin);
+    const windowEnd = now + 500;
+    await admin.hSet(state, {
+      remaining: '0',
+      until: String(now + 60_000),
+      limit: '10',
+      start: String(windowEnd - 1_000),
+      len: '1000',
+    });
+    const acquire = (token: string, member: string) =>
+      admin.eval(ACQUIRE, {
+        keys: [state, inFlight, `${name}:m`, `${name}:h`],
+        // token, lease, maxConcurrent, requestsPerMinute, member, probe ms, member idle ms, state ms, longest lease
+        // and pause.
+        arguments: [token, '4000', '0', '0', member, '500', '30000', '600000', '15000', '86400000'],
+      }) as Promise<number[]>;
+    const [first, second] = [await acquire('a', 'process-a'), await acquire('b', 'process-b')];
+    // The first: taken (wait 0), to go when the window ends (`at`, its last field).
+    expect(first[0]).toBe(0);
+    expect(first[6]).toBeGreaterThan(400);
+    expect(first[6]).toBeLessThanOrEqual(500);
+    expect(await admin.zScore(inFlight, 'a')).not.toBeNull();
+    // The second: not taken, told to wait for the window's end.
+    expect(second[0]).toBeGreaterThan(400);
+    expect(second[0]).toBeLessThanOrEqual(500);
+    expect(second[6]).toBe(0);
+    expect(await admin.zScore(inFlight, 'b')).toBeNull();
+    // Far from the window's end (more than half a lease), nothing is promised: the wait is asked again nearer to it.
+    await admin.del(inFlight);
+    await admin.hSet(state, { start: String(now - 100), len: '3000', probe: '0' });
+    const far = await acquire('c', 'process-c');
+    expect(far[0]).toBeGreaterThan(2_000);
+    expect(far[6]).toBe(0);
+  }, 30_000);
 
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
     const nothing = `redis://127.0.0.1:${await freePort()}`;
