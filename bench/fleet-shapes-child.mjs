@@ -1,4 +1,6 @@
-// Child process of the fleet trial (bench/fleet-shapes.ts), run by plain node against the built SDK (dist/).
+// Child process of the fleet trial (bench/fleet-shapes.ts), run by plain node against the built SDK (dist/). Plain
+// JavaScript, as deployed code is: Node's type stripping would cost each process ~80 ms of CPU (a fifth of a client
+// process's), which a CPU-bound shape (serverless, 3 processes spawned a second on 2 cores) counts against the store.
 // Two roles, by its first argument:
 //   server  a reference server on 127.0.0.1 allowing the key LIMIT requests a second, over IPC: sends `{ url }`,
 //           and on 'report' sends `{ requests, pixels }` (each request's time, method and status; every pixel
@@ -12,13 +14,13 @@
 // Settings of a client: BASE_URL, API_KEY, CALLS, PARALLEL, NAME, REDIS_URL (optional), CLIENT (`redis`: node-redis,
 // default; `ioredis`), CONNECT (`wait`: await the connection, the docs' start-up, default; `nowait`: hand the store
 // a client still connecting), END (`close`: close Redis and let the process end, default; `exit`:
-// `process.exit(0)` right after the last call, Redis left open), SNAP_MS.
+// `process.exit(0)` right after the last call, Redis left open), SNAP_MS, LOG_LEVEL (`warn`, default; `info`).
 import { writeSync } from 'node:fs';
 
 // The parent going away ends the child, whatever it was doing. The channel itself does not keep a child alive:
 // a client ends when its work is over, or it lingers (the trial counts that).
 process.on('disconnect', () => process.exit(0));
-(process.channel as { unref?: () => void } | undefined)?.unref?.();
+process.channel?.unref?.();
 
 if (process.argv[2] === 'server') {
   const { createReferenceServer, listen } = await import('content-platform-sdk/testing');
@@ -29,10 +31,11 @@ if (process.argv[2] === 'server') {
     seed: false,
   });
   // [time (epoch ms), method, status] of every answer, for the parent's idle gaps and counts.
-  const requests: [number, string, number][] = [];
+  /** @type {[number, string, number][]} */
+  const requests = [];
   const http = await listen(
     {
-      fetch: async (request: Request) => {
+      fetch: async (request) => {
         const response = await api.fetch(request);
         requests.push([Date.now(), request.method, response.status]);
         return response;
@@ -50,7 +53,8 @@ if (process.argv[2] === 'server') {
   });
 } else {
   const env = process.env;
-  const line = (event: Record<string, unknown>) => {
+  /** @param {Record<string, unknown>} event */
+  const line = (event) => {
     const text = `${JSON.stringify({ ...event, t: Date.now() })}\n`;
     // A pipe may be full for a moment (EAGAIN): the line is written whole or the child says so on stderr.
     for (let attempt = 0; attempt < 100; attempt += 1) {
@@ -58,7 +62,7 @@ if (process.argv[2] === 'server') {
         writeSync(1, text);
         return;
       } catch (error) {
-        if ((error as { code?: string }).code !== 'EAGAIN') throw error;
+        if (error?.code !== 'EAGAIN') throw error;
       }
     }
     process.stderr.write('fleet-shapes-child: stdout stayed full\n');
@@ -85,7 +89,7 @@ if (process.argv[2] === 'server') {
         await redis.quit().catch(() => {});
       };
     } else {
-      const { createClient } = await import('redis');
+      const { createClient } = await import(env.CLIENT === '@redis/client' ? '@redis/client' : 'redis');
       const redis = createClient({ url }).on('error', () => {});
       const connecting = redis.connect();
       if (env.CONNECT === 'nowait') connecting.catch(() => {});
@@ -97,25 +101,27 @@ if (process.argv[2] === 'server') {
     }
   }
   // Log lines (a warn for each retry after a 429) are dropped; the store's own are told: a `warn` about the store
-  // is a fall-back to the process's own throttle, an `info` about it a return to the fleet.
+  // is a fall-back to the process's own throttle, an `info` about it a return to the fleet (LOG_LEVEL `info`, where
+  // the trial counts those; the default level, `warn`, otherwise: an `info` level writes a line per attempt, work a
+  // deployed process at the default level does not do).
   // Each is a line of its own, so a process killed later has still told them.
   const quiet = () => {};
   const logger = {
-    warn: (message: string) => {
+    warn: (message) => {
       if (/rate-limit store/i.test(message)) line({ k: 'fallback' });
     },
-    info: (message: string) => {
+    info: (message) => {
       if (/rate-limit store/i.test(message)) line({ k: 'rejoin' });
     },
     error: quiet,
     debug: quiet,
   };
   const mgmt = new ManagementClient({
-    baseUrl: env.BASE_URL as string,
-    apiKey: env.API_KEY as string,
+    baseUrl: env.BASE_URL,
+    apiKey: env.API_KEY,
     logger,
     // The store says its return to the fleet at info.
-    logLevel: 'info',
+    logLevel: env.LOG_LEVEL === 'info' ? 'info' : 'warn',
     ...rateLimit,
   });
   const snapshot = () => {
@@ -134,7 +140,7 @@ if (process.argv[2] === 'server') {
           await mgmt.pixels.create({ name: `${name}-${i}`, type: 'facebook', value: String(1_000_000 + i) });
           line({ k: 'call' });
         } catch (error) {
-          line({ k: 'call', e: (error as Error)?.name ?? String(error) });
+          line({ k: 'call', e: error?.name ?? String(error) });
         }
       }
     }),
