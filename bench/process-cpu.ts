@@ -1,0 +1,60 @@
+// What a short-lived process costs in CPU, by its Redis client (the fleet guide's "Short-lived processes"): each
+// process is the fleet trial's child (bench/fleet-shapes-child.mjs: start, build a ManagementClient, 3 creates, exit)
+// against a reference server in a child process with no rate limit that matters (1 000 a second) and a redis-server
+// this tool starts on 127.0.0.1, run one at a time so that nothing else competes for the CPU. Prints the medians of
+// user and system CPU time (bash's `time`) and wall time for each client, in two interleaved rounds.
+//
+//   node bench/process-cpu.ts [processes per client and round, default 6]
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { median } from './lib/stats.ts';
+import { redisServerBinary, startRedis } from './scenarios/fleet.ts';
+
+const CHILD = fileURLToPath(new URL('fleet-shapes-child.mjs', import.meta.url));
+const KEY = 'mk_bench_process_cpu_key';
+const CLIENTS = ['none', 'ioredis', '@redis/client', 'redis'] as const;
+const count = Number(process.argv[2] ?? '6');
+
+const binary = redisServerBinary();
+if (binary === undefined) throw new Error('process-cpu: no redis-server on this machine');
+const redis = await startRedis(binary);
+const server = spawn(process.execPath, [CHILD, 'server'], {
+  env: { ...process.env, API_KEY: KEY, LIMIT: '1000' },
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+try {
+  const url = await new Promise<string>((resolve) =>
+    server.once('message', (m) => resolve((m as { url: string }).url)),
+  );
+  console.log(`| round | the process's Redis client | user CPU | system CPU | CPU | wall |`);
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+  for (const round of [1, 2]) {
+    for (const client of CLIENTS) {
+      const times: number[][] = [];
+      for (let i = 0; i < count; i += 1) {
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          BASE_URL: url,
+          API_KEY: KEY,
+          CALLS: '3',
+          PARALLEL: '3',
+          NAME: `cpu-${client}-${round}-${i}-${Date.now()}`,
+          TIMEFORMAT: '%U %S %R',
+          ...(client === 'none' ? {} : { REDIS_URL: `redis://127.0.0.1:${redis.port}`, CLIENT: client }),
+        };
+        const run = spawnSync('bash', ['-c', 'time "$0" "$1" client > /dev/null', process.execPath, CHILD], {
+          env,
+          encoding: 'utf8',
+        });
+        if (run.status !== 0) throw new Error(`process-cpu: a ${client} process failed: ${run.stderr}`);
+        times.push((run.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number));
+      }
+      const at = (k: number) => median(times.map((t) => t[k] as number));
+      const s = (n: number) => `${n.toFixed(2)} s`;
+      console.log(`| ${round} | ${client} | ${s(at(0))} | ${s(at(1))} | ${s(at(0) + at(1))} | ${s(at(2))} |`);
+    }
+  }
+} finally {
+  server.kill();
+  await redis.stop();
+}
