@@ -4,7 +4,7 @@ import type { LatencyFigures } from '../scenarios/latency.ts';
 import type { SizeFigures } from '../scenarios/size.ts';
 import type { ThroughputFigures } from '../scenarios/throughput.ts';
 import type { WalkFigures } from '../scenarios/walk.ts';
-import { fx, kb } from './stats.ts';
+import { fx } from './stats.ts';
 
 export interface Figures {
   latency: Record<string, LatencyFigures>;
