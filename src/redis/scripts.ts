@@ -21,8 +21,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * 429's pause has still to run (0: none); `at` the ms the request of a turn taken must wait before it goes (0: none).
  * When the budget is spent and the server's window is known (`start`: its first answer, `len`: how long one lasts, as
  * 429s have shown it), nothing goes before the window's end; then one request alone finds out the new budget. That
- * request's turn is promised ahead: the first to ask within half a lease of the window's end takes it, to go at the
- * end (`at`), so the window's first request waits for no round trip to Redis once the window is over (on a busy
+ * request's turn is promised ahead (unless `requestsPerMinute` is set): the first to ask within half a lease of the
+ * window's end takes it, to go at the end (`at`), so the window's first request waits for no round trip to Redis once the window is over (on a busy
  * host, each one costs the fleet the time a process takes to be scheduled, every window).
  * What no client would write (a lease or a pause past the longest, a stamp in the future) is dropped, not obeyed:
  * a hand-edited or corrupt state never holds calls for good.
@@ -72,8 +72,10 @@ if now < paused then
   wait = paused - now
 elseif s[4] ~= '1' and remaining == 0 and now < windowEnd then
   -- The window is spent and its end is known: nothing goes before it (a request sent now would draw a 429). The
-  -- request that finds out the next budget is promised to the first to ask, unless it is (or a cap is full).
-  if (tonumber(s[5]) or 0) < windowEnd and windowEnd - now <= tonumber(ARGV[2]) / 2 and (cap == 0 or inflight < cap) then
+  -- request that finds out the next budget is promised to the first to ask, unless it is, a cap is full, or the
+  -- fleet counts its requests a minute (a start is stamped when its turn is taken).
+  if (tonumber(s[5]) or 0) < windowEnd and windowEnd - now <= tonumber(ARGV[2]) / 2 and (cap == 0 or inflight < cap)
+    and tonumber(ARGV[4]) == 0 then
     at = windowEnd - now
   else
     wait = windowEnd - now

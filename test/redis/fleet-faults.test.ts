@@ -548,12 +548,12 @@ describe('the fleet under faults', () => {
       start: String(windowEnd - 1_000),
       len: '1000',
     });
-    const acquire = (token: string, member: string) =>
+    const acquire = (token: string, member: string, perMinute = '0') =>
       admin.eval(ACQUIRE, {
         keys: [state, inFlight, `${name}:m`, `${name}:h`],
         // token, lease, maxConcurrent, requestsPerMinute, member, probe ms, member idle ms, state ms, longest lease
         // and pause.
-        arguments: [token, '4000', '0', '0', member, '500', '30000', '600000', '15000', '86400000'],
+        arguments: [token, '4000', '0', perMinute, member, '500', '30000', '600000', '15000', '86400000'],
       }) as Promise<number[]>;
     const [first, second] = [await acquire('a', 'process-a'), await acquire('b', 'process-b')];
     // The first: taken (wait 0), to go when the window ends (`at`, its last field).
@@ -572,6 +572,12 @@ describe('the fleet under faults', () => {
     const far = await acquire('c', 'process-c');
     expect(far[0]).toBeGreaterThan(2_000);
     expect(far[6]).toBe(0);
+    // Nor where the fleet counts requests a minute: each start is stamped when its turn is taken, not when it goes.
+    await admin.hSet(state, { start: String((await redisNow(admin)) - 600), len: '1000' });
+    const counted = await acquire('d', 'process-d', '100');
+    expect(counted[0]).toBeGreaterThan(0);
+    expect(counted[6]).toBe(0);
+    expect(await admin.zScore(inFlight, 'd')).toBeNull();
   }, 30_000);
 
   it('item 8: four processes that never reach Redis (down from the start) share the key one request at a time each: 0 failed', async () => {
