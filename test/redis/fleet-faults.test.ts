@@ -100,7 +100,7 @@ async function connect(url = redis.url) {
 /** The names of the fleet's keys for the test server's API root and KEY. */
 function keys() {
   const name = stateName('content-platform-sdk', `${server.url}/api/v1`, KEY);
-  return { state: `${name}:s`, inFlight: `${name}:f`, members: `${name}:h` };
+  return { state: `${name}:s`, inFlight: `${name}:f`, starts: `${name}:m`, members: `${name}:h` };
 }
 
 type StoreOptions = Parameters<typeof redisStore>[1];
@@ -127,6 +127,28 @@ async function member(
 }
 
 const pixel = (name: string) => ({ name, type: 'facebook' as const, value: '123456' });
+
+/**
+ * Writes a spent budget into the fleet's state, in a window of 1 s (limit 10) that ends `endsInMs` from Redis's now
+ * (plus `extra` fields); returns when it ends, on Redis's clock.
+ */
+async function spendWindow(
+  admin: Awaited<ReturnType<typeof connect>>,
+  endsInMs: number,
+  extra: Record<string, string> = {},
+): Promise<number> {
+  const now = await redisNow(admin);
+  const windowEnd = now + endsInMs;
+  await admin.hSet(keys().state, {
+    remaining: '0',
+    until: String(now + 60_000),
+    limit: '10',
+    start: String(windowEnd - 1_000),
+    len: '1000',
+    ...extra,
+  });
+  return windowEnd;
+}
 
 /** Redis's clock (TIME), in ms: the fleet's state is stamped with it. */
 async function redisNow(admin: Awaited<ReturnType<typeof connect>>): Promise<number> {
@@ -509,18 +531,9 @@ describe('the fleet under faults', () => {
     // Loads the scripts and makes the member known (its EVALSHA finds them from then on).
     await client.pixels.list();
     const admin = await connect();
-    const { state, members } = keys();
-    const now = await redisNow(admin);
-    // The budget is spent, and the window (1 s, begun 600 ms ago) ends 400 ms from now.
-    const windowEnd = now + 400;
-    await admin.hSet(state, {
-      remaining: '0',
-      until: String(now + 60_000),
-      limit: '10',
-      start: String(windowEnd - 1_000),
-      len: '1000',
-      probe: String(windowEnd - 1_000),
-    });
+    const { members } = keys();
+    // The budget is spent, and the window (1 s, begun 600 ms ago, with its probe) ends 400 ms from now.
+    const windowEnd = await spendWindow(admin, 400, { probe: String((await redisNow(admin)) - 600) });
     scripted.seen = [];
     scripted.at = [];
     await client.pixels.create(pixel('promised'));
@@ -537,20 +550,11 @@ describe('the fleet under faults', () => {
 
   it('item 9: the turn of that request is promised once: a second process asking before the window ends waits for its end', async () => {
     const admin = await connect();
-    const { state, inFlight } = keys();
-    const name = state.slice(0, -2);
-    const now = await redisNow(admin);
-    const windowEnd = now + 500;
-    await admin.hSet(state, {
-      remaining: '0',
-      until: String(now + 60_000),
-      limit: '10',
-      start: String(windowEnd - 1_000),
-      len: '1000',
-    });
+    const { state, inFlight, starts, members } = keys();
+    await spendWindow(admin, 500);
     const acquire = (token: string, member: string, perMinute = '0') =>
       admin.eval(ACQUIRE, {
-        keys: [state, inFlight, `${name}:m`, `${name}:h`],
+        keys: [state, inFlight, starts, members],
         // token, lease, maxConcurrent, requestsPerMinute, member, probe ms, member idle ms, state ms, longest lease
         // and pause.
         arguments: [token, '4000', '0', perMinute, member, '500', '30000', '600000', '15000', '86400000'],
@@ -568,7 +572,7 @@ describe('the fleet under faults', () => {
     expect(await admin.zScore(inFlight, 'b')).toBeNull();
     // Far from the window's end (more than half a lease), nothing is promised: the wait is asked again nearer to it.
     await admin.del(inFlight);
-    await admin.hSet(state, { start: String(now - 100), len: '3000', probe: '0' });
+    await admin.hSet(state, { start: String((await redisNow(admin)) - 100), len: '3000', probe: '0' });
     const far = await acquire('c', 'process-c');
     expect(far[0]).toBeGreaterThan(2_000);
     expect(far[6]).toBe(0);
