@@ -14,6 +14,11 @@
 // `<dir>/<variant>/`, so drift on a shared machine reaches every variant alike. Without it, `node --cpu-prof`
 // profiles the whole process. Summarise with
 //   node bench/cpu-top.mjs <dir>/sdk 25 --calls <calls> --vs <dir>/ky
+//
+// `--heap` samples what the timed calls allocate instead (V8's sampling heap profiler, every 512 bytes on average,
+// objects a minor or major GC collected included), in `--blocks` blocks as for `--out`, and prints each variant's
+// bytes a call, then the functions whose allocations differ most between the first two variants: where the extra
+// garbage collection of one comes from.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -32,13 +37,14 @@ const { values: args, positionals } = parseArgs({
     canned: { type: 'boolean', default: false },
     out: { type: 'string' },
     blocks: { type: 'string', default: '10' },
+    heap: { type: 'boolean', default: false },
   },
 });
 const [variantsArg = 'sdk', op = 'get', callsArg = '20000'] = positionals;
 const variants = variantsArg.split(',');
 const calls = Number(callsArg);
 const concurrency = Number(args.concurrency);
-const blocks = args.out ? Number(args.blocks) : 1;
+const blocks = args.out || args.heap ? Number(args.blocks) : 1;
 const OPS: Record<string, string> = {
   get: 'pixels.get',
   list: 'pixels.list (100)',
@@ -88,26 +94,53 @@ const loop = async (call: Call, n: number) => {
   );
 };
 
+/** A sampling heap profile's node: what its function allocated itself, and its callees. */
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+// With --heap: bytes allocated by function (`name file:line`), by variant, over the timed calls.
+const allocated = new Map(variants.map((v) => [v, new Map<string, number>()]));
+const addHeap = (into: Map<string, number>, node: HeapNode) => {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+  into.set(key, (into.get(key) ?? 0) + node.selfSize);
+  for (const child of node.children) addHeap(into, child);
+};
+
 let session: Session | undefined;
-if (args.out) {
+if (args.out || args.heap) {
   for (const v of variants) await loop(callOf(v), Math.round(calls / 10));
-  for (const v of variants) mkdirSync(`${args.out}/${v}`, { recursive: true });
   session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
+}
+if (args.out) {
+  for (const v of variants) mkdirSync(`${args.out}/${v}`, { recursive: true });
+  await session?.post('Profiler.enable');
 }
 const spent = new Map(variants.map((v) => [v, { cpu: 0, ms: 0 }]));
 for (let block = 0; block < blocks; block += 1) {
   for (let k = 0; k < variants.length; k += 1) {
     const variant = variants[(block + k) % variants.length] as string;
     const n = Math.round(calls / blocks);
-    await session?.post('Profiler.start');
+    if (args.out) await session?.post('Profiler.start');
+    if (args.heap)
+      await session?.post('HeapProfiler.startSampling', {
+        samplingInterval: 512,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      } as never);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await loop(callOf(variant), n);
     const cpu = process.cpuUsage(cpu0);
     const ms = performance.now() - t0;
-    if (session) {
+    if (session && args.heap) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      addHeap(allocated.get(variant) as Map<string, number>, profile.head as unknown as HeapNode);
+    }
+    if (session && args.out) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(`${args.out}/${variant}/${block}.cpuprofile`, JSON.stringify(profile));
     }
@@ -121,7 +154,23 @@ const where = args.replay ? ' (replayed)' : args.canned ? ' (canned)' : '';
 for (const [variant, s] of spent) {
   console.log(
     `${variant} ${op}${where}: ${calls} calls at concurrency ${concurrency}, ${Math.round(calls / (s.ms / 1000))} ` +
-      `req/s, client CPU ${(s.cpu / calls) | 0} µs/call${args.out ? ' (profiled)' : ''}`,
+      `req/s, client CPU ${(s.cpu / calls) | 0} µs/call${args.out || args.heap ? ' (profiled)' : ''}`,
   );
+}
+if (args.heap) {
+  const perCall = (bytes: number) => Math.round(bytes / calls);
+  const total = (v: string) =>
+    [...(allocated.get(v) as Map<string, number>).values()].reduce((a, b) => a + b, 0);
+  for (const v of variants) console.log(`${v}: ${perCall(total(v))} bytes allocated a call`);
+  const [a, b] = variants as [string, string | undefined];
+  if (b !== undefined) {
+    const [mine, theirs] = [allocated.get(a), allocated.get(b)] as Map<string, number>[];
+    const rows = [...new Set([...mine.keys(), ...theirs.keys()])]
+      .map((k) => [k, perCall(mine.get(k) ?? 0), perCall(theirs.get(k) ?? 0)] as const)
+      .sort((x, y) => Math.abs(y[1] - y[2]) - Math.abs(x[1] - x[2]))
+      .slice(0, 25);
+    console.log(`\n| function (bytes a call) | ${a} | ${b} | difference |\n|---|---:|---:|---:|`);
+    for (const [k, x, y] of rows) console.log(`| ${k} | ${x} | ${y} | ${x - y > 0 ? '+' : ''}${x - y} |`);
+  }
 }
 stop();

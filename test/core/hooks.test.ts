@@ -221,6 +221,30 @@ describe('a user ky instance (ky option)', () => {
     expect(msw.captured).toHaveLength(1);
   });
 
+  it("sends each call's own method and retries, over an instance's default method and limit", async () => {
+    // A call passes ky no method for a GET, and its retry object as it is, only where the instance has neither.
+    flaky(1);
+    const mine = ky.create({ method: 'post', retry: { limit: 0 } });
+    const pixel = await mgmt({ ky: mine }).pixels.get(1);
+    expect(pixel.id).toBe(1);
+    expect(msw.captured.map((c) => [c.method, c.url])).toEqual([
+      ['GET', `${ROOT}/pixels/1`],
+      ['GET', `${ROOT}/pixels/1`],
+    ]);
+  });
+
+  it('retries as maxRetries says, whether or not it is the default (a call passes ky a limit only when not)', async () => {
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ message: 'busy' }, { status: 503 })));
+    expect((await failure(mgmt().pixels.get(1))).name).toBe('InternalServerError');
+    expect(msw.captured).toHaveLength(3);
+    msw.captured.length = 0;
+    expect((await failure(mgmt({ maxRetries: 1 }).pixels.get(1))).name).toBe('InternalServerError');
+    expect(msw.captured).toHaveLength(2);
+    msw.captured.length = 0;
+    expect((await failure(mgmt().pixels.get(1, { maxRetries: 4 }))).name).toBe('InternalServerError');
+    expect(msw.captured).toHaveLength(5);
+  });
+
   it('can be shared by both clients, each with its own URL and authentication', async () => {
     flaky(0);
     msw.use(

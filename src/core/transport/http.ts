@@ -32,7 +32,14 @@ import {
   retryCount,
 } from './options.js';
 import { explained, Misfit, parseAnswer } from './parse.js';
-import { RETRY_METHODS, type RetryPolicy, redactError, retryPolicy } from './policy.js';
+import {
+  type ClientRetry,
+  KY_RETRY_LIMIT,
+  RETRY_METHODS,
+  type RetryPolicy,
+  redactError,
+  retryPolicy,
+} from './policy.js';
 import { abortable, readText } from './read-fetch.js';
 import { type ApiConfig, type Body, type Call, type Outgoing, outgoing, type Query } from './request.js';
 import type { Method } from './retry.js';
@@ -50,11 +57,13 @@ export class HttpClient {
   readonly #options: ResolvedOptions;
   readonly #api: ApiConfig;
   readonly #client: CallClient;
-  readonly #retry: Pick<RetryPolicy, 'jitter' | 'shouldRetry'>;
+  readonly #retry: ClientRetry;
   // Whether ky will clone answers (an afterResponse hook or a progress callback of the instance or client).
   readonly #rebuild: boolean;
   // Whether a call's body may go to the platform's fetch with each attempt, not into ky's Request (`carryBody`).
   readonly #carries: boolean;
+  // Whether the instance has a `retry` or `method` of its own for a call's to meet in ky's merge (`ClientInstance`).
+  readonly #merges: boolean;
   // Whether the server has answered the key with a success: shared with derived clients of the same key and URL.
   readonly #accepted: { key: boolean };
   // The API's schemas with their generated parsers, once loaded.
@@ -109,6 +118,7 @@ export class HttpClient {
     this.#ky = built.ky;
     this.#rebuild = built.rebuild;
     this.#carries = built.carries;
+    this.#merges = built.merges;
     // Loaded while the first request is on its way, so its answer finds them there; a failed load is the call's.
     api.parsers().catch(() => undefined);
   }
@@ -292,13 +302,23 @@ export class HttpClient {
 
   /** Only what differs from the client's instance: ky merges every option a call passes, on every call. */
   #callOptions(trace: Trace, options: RequestOptions = {}): KyOptions {
-    // The client's rules, with the call's trace for `jitter` and its own limit: replaced, not merged, into ky's. Only
-    // what differs from ky's defaults: ky normalises the object (and copies `methods`) on every call and attempt.
-    const { jitter, shouldRetry } = this.#retry;
-    const policy: RetryPolicy & { trace: Trace } = { limit: trace.init.limit, jitter, shouldRetry, trace };
+    // The client's rules, with the call's trace for `jitter` and its own limit. Only what differs from ky's defaults:
+    // ky copies the object's keys (and `methods`) twice a call, and every key a call passes once more in its merge.
+    const rules = this.#retry;
+    const policy: RetryPolicy = {
+      jitter: (delay) => rules.wait(trace, delay),
+      shouldRetry: rules.shouldRetry,
+    };
+    if (trace.init.limit !== KY_RETRY_LIMIT) policy.limit = trace.init.limit;
     if (trace.method === 'POST' || trace.method === 'PATCH') policy.methods = RETRY_METHODS as string[];
-    const retry = replaceOption(policy);
-    const kyOptions: KyOptions & { [TRACE]: Trace } = { method: trace.method, retry, [TRACE]: trace };
+    const merges = this.#merges;
+    // Replaced, not merged, where the instance has a retry object of its own (a user's ky instance).
+    const kyOptions: KyOptions & { [TRACE]: Trace } = {
+      retry: merges ? replaceOption(policy) : policy,
+      [TRACE]: trace,
+    };
+    // ky sends GET when no method is given.
+    if (merges || trace.method !== 'GET') kyOptions.method = trace.method;
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
     if (options.hooks) {

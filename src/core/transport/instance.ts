@@ -14,6 +14,13 @@ export interface ClientInstance {
    * `stringifyJson` of the instance or the client).
    */
   carries: boolean;
+  /**
+   * Whether the instance has defaults of its own a call's `retry` or `method` would meet in ky's merge (a user's ky
+   * instance with `retry` or `method` set): calls then pass their whole retry object as `replaceOption`, and every
+   * method. Otherwise a call's retry object is set as it is and a GET passes no method: ky copies every key a call
+   * passes on every call.
+   */
+  merges: boolean;
 }
 
 /** The SDK's own policy for the instance: the same for every call of the client. */
@@ -48,6 +55,7 @@ export function clientInstance(
         parent.hooks?.afterResponse?.length ||
         parent.onDownloadProgress,
     );
+    built.merges = parent.retry !== undefined || parent.method !== undefined;
     built.carries =
       send === undefined &&
       !hasHooks(parent.hooks) &&

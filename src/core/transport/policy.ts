@@ -14,11 +14,22 @@ import type { Trace } from './trace.js';
 
 /** The SDK's retry rules in ky's `retry` shape (structurally typed, as ky's own type is not exported). */
 export interface RetryPolicy {
-  limit: number;
+  /** Set only where it differs from ky's default (`KY_RETRY_LIMIT`): ky normalises the object on every attempt. */
+  limit?: number;
   /** Set only for a method outside ky's default list (POST, PATCH): ky asks `shouldRetry` only for those listed. */
   methods?: string[];
-  jitter: (this: { trace?: Trace }, delay: number) => number;
+  jitter: (delay: number) => number;
   shouldRetry: (state: { error: Error; retryCount: number }) => boolean | undefined;
+}
+
+/** ky's `retry.limit` when none is given: a call whose `maxRetries` is this leaves `limit` out. */
+export const KY_RETRY_LIMIT = 2;
+
+/** A client's retry rules, the same for every call: each call's `jitter` is `wait` with its trace. */
+export interface ClientRetry {
+  /** The wait before the retry `shouldRetry` allowed the call: the server's, or a backoff below `delay`. */
+  wait(trace: Trace, delay: number): number;
+  shouldRetry: RetryPolicy['shouldRetry'];
 }
 
 /** Every method the SDK sends, for ky's `methods` on a call whose method ky's default list lacks (POST, PATCH). */
@@ -42,23 +53,22 @@ export interface RetryRules {
  * 8 s, and `shouldRetry` deciding every retry (it answers every error, timeouts included, so ky's
  * `retryOnTimeout` is never read). ky checks `methods` before `shouldRetry`: a call whose method is not in ky's
  * default list (GET, PUT, DELETE are) adds `RETRY_METHODS`. The SDK reads a server's wait (Retry-After, the reset
- * headers) itself and states it to ky as the retry's delay (`jitter` returns it): `shouldRetry` answers only `true` or `false`, so ky never reads those headers
- * and never sleeps a wait other than the one `maxRetryAfter` was checked against. Each call hands ky a copy carrying
- * its trace and limit (`replaceOption`, so ky does not merge it): `jitter` reads the trace as `this.trace`,
- * `shouldRetry` finds it from the error (`traceOf`). ky's defaults are left unset on purpose: ky normalises the retry
- * object on every call.
+ * headers) itself and states it to ky as the retry's delay (`jitter` returns it): `shouldRetry` answers only `true`
+ * or `false`, so ky never reads those headers and never sleeps a wait other than the one `maxRetryAfter` was checked
+ * against. Each call hands ky its own object (`RetryPolicy`): a `jitter` that calls `wait` with the call's trace,
+ * `shouldRetry`, and a `limit` only where the call's differs from ky's; `shouldRetry` finds the trace from the error
+ * (`traceOf`). ky's defaults are left unset on purpose: ky copies the retry object's keys twice a call.
  */
-export function retryPolicy(rules: RetryRules): Pick<RetryPolicy, 'jitter' | 'shouldRetry'> {
+export function retryPolicy(rules: RetryRules): ClientRetry {
   const { idempotent, maxRetryAfter, classify, log, scrub } = rules;
   return {
     // The wait before the retry `shouldRetry` allowed: the server's, or a backoff. ky's own `jitter: true` draws
     // below the uncapped step, then caps it (piling waits at 8 s); this draws below the capped step, so waits stay
-    // spread up to the cap. Called by ky as a method of the call's retry options.
-    jitter(delay) {
-      const trace = this?.trace;
-      const pending = trace?.pending;
+    // spread up to the cap. Called by the call's `jitter`, which ky calls with its own backoff step.
+    wait(trace, delay) {
+      const pending = trace.pending;
       const wait = pending?.wait ?? Math.random() * Math.min(delay, BACKOFF_CAP_MS);
-      if (pending && trace) {
+      if (pending) {
         trace.pending = undefined;
         const { failure, retry } = pending;
         trace.op?.event({ type: 'retry', retry, waitMs: wait, ...failureFields(failure) });
