@@ -164,7 +164,8 @@ if (args.heap) {
   for (const v of variants) console.log(`${v}: ${perCall(total(v))} bytes allocated a call`);
   const [a, b] = variants as [string, string | undefined];
   if (b !== undefined) {
-    const [mine, theirs] = [allocated.get(a), allocated.get(b)] as Map<string, number>[];
+    const mine = allocated.get(a) as Map<string, number>;
+    const theirs = allocated.get(b) as Map<string, number>;
     const rows = [...new Set([...mine.keys(), ...theirs.keys()])]
       .map((k) => [k, perCall(mine.get(k) ?? 0), perCall(theirs.get(k) ?? 0)] as const)
       .sort((x, y) => Math.abs(y[1] - y[2]) - Math.abs(x[1] - x[2]))

@@ -43,7 +43,7 @@ export function clientInstance(
   api: ApiConfig,
   policy: InstancePolicy,
 ): ClientInstance {
-  const built: ClientInstance = { ky: base, rebuild: false, carries: false };
+  const built: ClientInstance = { ky: base, rebuild: false, carries: false, merges: true };
   const custom = options.fetch;
   built.ky = base.extend((parent) => {
     const inherited = parent.fetch;
