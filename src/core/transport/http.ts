@@ -5,7 +5,6 @@ import ky, {
   isTimeoutError,
   type KyInstance,
   type Options as KyOptions,
-  replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
@@ -62,8 +61,6 @@ export class HttpClient {
   readonly #rebuild: boolean;
   // Whether a call's body may go to the platform's fetch with each attempt, not into ky's Request (`carryBody`).
   readonly #carries: boolean;
-  // Whether the instance has a `retry` or `method` of its own for a call's to meet in ky's merge (`ClientInstance`).
-  readonly #merges: boolean;
   // Whether the server has answered the key with a success: shared with derived clients of the same key and URL.
   readonly #accepted: { key: boolean };
   // The API's schemas with their generated parsers, once loaded.
@@ -118,7 +115,6 @@ export class HttpClient {
     this.#ky = built.ky;
     this.#rebuild = built.rebuild;
     this.#carries = built.carries;
-    this.#merges = built.merges;
     // Loaded while the first request is on its way, so its answer finds them there; a failed load is the call's.
     api.parsers().catch(() => undefined);
   }
@@ -311,14 +307,10 @@ export class HttpClient {
     };
     if (trace.init.limit !== KY_RETRY_LIMIT) policy.limit = trace.init.limit;
     if (trace.method === 'POST' || trace.method === 'PATCH') policy.methods = RETRY_METHODS as string[];
-    const merges = this.#merges;
-    // Replaced, not merged, where the instance has a retry object of its own (a user's ky instance).
-    const kyOptions: KyOptions & { [TRACE]: Trace } = {
-      retry: merges ? replaceOption(policy) : policy,
-      [TRACE]: trace,
-    };
+    // The instance has no `retry` or `method` for these to meet in ky's merge (see `clientInstance`).
+    const kyOptions: KyOptions & { [TRACE]: Trace } = { retry: policy, [TRACE]: trace };
     // ky sends GET when no method is given.
-    if (merges || trace.method !== 'GET') kyOptions.method = trace.method;
+    if (trace.method !== 'GET') kyOptions.method = trace.method;
     if (options.signal) kyOptions.signal = options.signal;
     if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
     if (options.hooks) {

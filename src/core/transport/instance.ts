@@ -14,13 +14,6 @@ export interface ClientInstance {
    * `stringifyJson` of the instance or the client).
    */
   carries: boolean;
-  /**
-   * Whether the instance has defaults of its own a call's `retry` or `method` would meet in ky's merge (a user's ky
-   * instance with `retry` or `method` set): calls then pass their whole retry object as `replaceOption`, and every
-   * method. Otherwise a call's retry object is set as it is and a GET passes no method: ky copies every key a call
-   * passes on every call.
-   */
-  merges: boolean;
 }
 
 /** The SDK's own policy for the instance: the same for every call of the client. */
@@ -43,7 +36,7 @@ export function clientInstance(
   api: ApiConfig,
   policy: InstancePolicy,
 ): ClientInstance {
-  const built: ClientInstance = { ky: base, rebuild: false, carries: false, merges: true };
+  const built: ClientInstance = { ky: base, rebuild: false, carries: false };
   const custom = options.fetch;
   built.ky = base.extend((parent) => {
     const inherited = parent.fetch;
@@ -55,7 +48,6 @@ export function clientInstance(
         parent.hooks?.afterResponse?.length ||
         parent.onDownloadProgress,
     );
-    built.merges = parent.retry !== undefined || parent.method !== undefined;
     built.carries =
       send === undefined &&
       !hasHooks(parent.hooks) &&
@@ -79,6 +71,9 @@ export function clientInstance(
         ? { totalTimeout: options.totalTimeout ?? false }
         : {}),
       ...(parent.throwHttpErrors === undefined ? {} : { throwHttpErrors: true }),
+      // A call passes its own retry rules, and its method unless a GET: an instance's are dropped, not merged with them.
+      ...(parent.retry === undefined ? {} : { retry: replaceOption({}) }),
+      ...(parent.method === undefined ? {} : { method: 'GET' }),
       // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
       redirect: 'manual',
       // The instance's hooks, then the client's, with the SDK's at each end: set whole, as ky would append.
