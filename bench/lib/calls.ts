@@ -28,6 +28,8 @@ export interface Endpoint {
   purchaseCode: string;
   /** A fetch for every variant; the global one when absent. */
   fetch?: FetchFn;
+  /** The SDK clients' `rateLimit.maxConcurrent`; their default (16 in flight) when absent. */
+  maxConcurrent?: number;
 }
 
 export function operations(e: Endpoint): Operation[] {
@@ -40,8 +42,10 @@ export function operations(e: Endpoint): Operation[] {
   };
   const catHeaders = { accept: 'application/json', 'user-agent': 'content-platform-sdk/bench' };
   const postJson = { ...catHeaders, 'content-type': 'application/json' };
-  const mgmt = new ManagementClient({ baseUrl: e.base, apiKey: e.managementKey, ...custom });
-  const catalog = new CatalogClient({ siteUrl: e.base, apiKey: e.catalogKey, ...custom });
+  const sdk =
+    e.maxConcurrent === undefined ? custom : { ...custom, rateLimit: { maxConcurrent: e.maxConcurrent } };
+  const mgmt = new ManagementClient({ baseUrl: e.base, apiKey: e.managementKey, ...sdk });
+  const catalog = new CatalogClient({ siteUrl: e.base, apiKey: e.catalogKey, ...sdk });
   const kyMgmt = ky.create({ prefix: `${e.base}/api/v1/`, headers: mgmtHeaders, ...custom });
   const kyCat = ky.create({ prefix: `${e.base}/api/`, headers: catHeaders, ...custom });
   // organization/project null: never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment.
