@@ -14,7 +14,7 @@ import type { Trace } from './trace.js';
 
 /** The SDK's retry rules in ky's `retry` shape (structurally typed, as ky's own type is not exported). */
 export interface RetryPolicy {
-  /** Set only where it differs from ky's default (`KY_RETRY_LIMIT`): ky normalises the object on every attempt. */
+  /** Set only where it differs from ky's default (`KY_RETRY_LIMIT`): ky copies the object's keys twice a call. */
   limit?: number;
   /** Set only for a method outside ky's default list (POST, PATCH): ky asks `shouldRetry` only for those listed. */
   methods?: string[];
@@ -29,6 +29,7 @@ export const KY_RETRY_LIMIT = 2;
 export interface ClientRetry {
   /** The wait before the retry `shouldRetry` allowed the call: the server's, or a backoff below `delay`. */
   wait(trace: Trace, delay: number): number;
+  /** Whether ky may retry after `error`; finds the call's trace from the error itself (`traceOf`). */
   shouldRetry: RetryPolicy['shouldRetry'];
 }
 
