@@ -21,3 +21,15 @@ describe('VERSION', () => {
     expect(lock.packages['']?.version).toBe(VERSION);
   });
 });
+
+describe('publishing', () => {
+  // dist/ is not in git, and `files` ships it: a publish from a clone that never built would ship no code, and one
+  // after an old build would ship that build under the new version.
+  it('builds, then checks the size budget and the package, before `npm publish` packs', () => {
+    const pkg = read('package.json') as { files: string[]; scripts: Record<string, string> };
+    expect(pkg.files).toContain('dist');
+    const steps = (pkg.scripts.prepublishOnly ?? '').split(' && ');
+    expect(steps).toEqual(['npm run build', 'npm run size', 'npm run lint:package']);
+    expect(pkg.scripts.build).toContain('generate-parsers.ts');
+  });
+});
