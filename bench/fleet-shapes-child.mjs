@@ -1,6 +1,7 @@
 // Child process of the fleet trial (bench/fleet-shapes.ts), run by plain node against the built SDK (dist/). Plain
 // JavaScript, as deployed code is: Node's type stripping would cost each process ~80 ms of CPU (a fifth of a client
 // process's), which a CPU-bound shape (serverless, 3 processes spawned a second on 2 cores) counts against the store.
+// `npm run bench:fleet -- --bundle` runs it bundled (bench/lib/bundle.ts), as a serverless function is deployed.
 // Two roles, by its first argument:
 //   server  a reference server on 127.0.0.1 allowing the key LIMIT requests a second, over IPC: sends `{ url }`,
 //           and on 'report' sends `{ requests, pixels }` (each request's time, method and status; every pixel
@@ -21,6 +22,14 @@ import { writeSync } from 'node:fs';
 // a client ends when its work is over, or it lingers (the trial counts that).
 process.on('disconnect', () => process.exit(0));
 process.channel?.unref?.();
+
+/**
+ * A CommonJS package's exports as imported: named by Node's own loader, or only under `default` once bundled.
+ * @template T
+ * @param {T & { default?: T }} module
+ * @returns {T}
+ */
+const cjs = (module) => module.default ?? module;
 
 if (process.argv[2] === 'server') {
   const { createReferenceServer, listen } = await import('content-platform-sdk/testing');
@@ -78,7 +87,7 @@ if (process.argv[2] === 'server') {
     const { redisStore } = await import('content-platform-sdk/redis');
     const url = env.REDIS_URL;
     if (env.CLIENT === 'ioredis') {
-      const { Redis } = await import('ioredis');
+      const { Redis } = cjs(await import('ioredis'));
       // Without `lazyConnect` ioredis connects on its own, and queues commands meanwhile.
       const nowait = env.CONNECT === 'nowait';
       const redis = new Redis(url, { lazyConnect: !nowait });
@@ -89,7 +98,10 @@ if (process.argv[2] === 'server') {
         await redis.quit().catch(() => {});
       };
     } else {
-      const { createClient } = await import(env.CLIENT === '@redis/client' ? '@redis/client' : 'redis');
+      // Literal specifiers, so a bundler (`--bundle`) can follow them.
+      const { createClient } = cjs(
+        env.CLIENT === '@redis/client' ? await import('@redis/client') : await import('redis'),
+      );
       const redis = createClient({ url }).on('error', () => {});
       const connecting = redis.connect();
       if (env.CONNECT === 'nowait') connecting.catch(() => {});

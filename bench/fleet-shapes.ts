@@ -6,7 +6,7 @@
 // prints what it saw (markdown tables) and fails only when it cannot run.
 //
 //   npm run bench:fleet -- [--shape fleet|serverless|exit|blip]… [--runs N] [--client redis|@redis/client|ioredis]…
-//                          [--parallel N] [--limit S] [--quick] [--timeline] [--out FILE]
+//                          [--parallel N] [--limit S] [--quick] [--timeline] [--bundle] [--out FILE]
 //
 // Shapes (each may be repeated or comma-separated; default all four):
 //   fleet       P × C creates (4 × 100, 8 × 50, 16 × 25), P processes at once, `--parallel` calls in flight each;
@@ -22,7 +22,8 @@
 // `--client` (default: both for fleet, node-redis for the others) picks the Redis client of the children; `--quick`
 // runs small sizes (for checking the tool, not for figures); `--limit` overrides each run's time limit (seconds),
 // past which every process still running is killed and counted as hung; `--timeline` adds each job's server
-// answers second by second (201s/429s) under its table.
+// answers second by second (201s/429s) under its table; `--bundle` runs every client process (with a store or
+// without) from one bundled file (bench/lib/bundle.ts), as serverless functions are deployed.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +32,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from 'redis';
+import { bundleChild } from './lib/bundle.ts';
 import { pkgVersion, root } from './lib/env.ts';
 import { fx, median } from './lib/stats.ts';
 import { freePort, ping, redisServerBinary, startRedis } from './scenarios/fleet.ts';
@@ -66,6 +68,7 @@ const { values } = (() => {
         quick: { type: 'boolean', default: false },
         out: { type: 'string' },
         timeline: { type: 'boolean', default: false },
+        bundle: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -90,7 +93,8 @@ if (limitOverride !== undefined && !(limitOverride > 0)) usage('--limit takes se
 function usage(message: string): never {
   console.error(
     `fleet-shapes: ${message}\nusage: node bench/fleet-shapes.ts [--shape fleet|serverless|exit|blip]… [--runs N] ` +
-      '[--client redis|@redis/client|ioredis]… [--parallel N] [--limit S] [--quick] [--timeline] [--out FILE]',
+      '[--client redis|@redis/client|ioredis]… [--parallel N] [--limit S] [--quick] [--timeline] [--bundle] ' +
+      '[--out FILE]',
   );
   process.exit(2);
 }
@@ -131,8 +135,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// `--bundle`: the client processes run this bundle of CHILD (the server stays as it is: it is no process under trial).
+const bundled = values.bundle ? await bundleChild(CHILD) : undefined;
+process.once('exit', () => bundled?.remove());
+
 function spawnChild(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [CHILD, ...args], {
+  const file = args[0] === 'client' && bundled ? bundled.file : CHILD;
+  const child = spawn(process.execPath, [file, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -684,7 +693,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
     say(
       `## Serverless: ${processes} processes × ${calls} creates, ${alive} alive at a time`,
       '',
-      `Each process starts, builds its client (${client}, awaiting the connection, when it has a store), makes`,
+      `Each process${bundled ? ' (bundled: one file and its chunks, see `--bundle`)' : ''} starts, builds its client (${client}, awaiting the connection, when it has a store), makes`,
       `${calls} creates at once and ends; the next is spawned as one exits. Wall: first spawn → last exit. A process`,
       `alive ${LINGER_MS / 1000} s after its last call is killed ("lingered"). Baselines of each run: the same spawn`,
       `pattern without a store, and one process doing the ${total} (16 in flight). "201s a second" as for the fleets;`,
@@ -1012,7 +1021,8 @@ say(
     .map((n) => fx(n))
     .join(' ')}`,
   `- Node ${process.version}; SDK ${sdkVersion} as built in dist/; redis ${pkgVersion('redis')}, ` +
-    `ioredis ${pkgVersion('ioredis')}`,
+    `ioredis ${pkgVersion('ioredis')}` +
+    (bundled ? `; client processes bundled by esbuild ${pkgVersion('esbuild')} (\`--bundle\`)` : ''),
   `- ${new Date().toISOString()}; ${runs} run(s) of each shape${quick ? '; **quick sizes** (checking the tool, not figures)' : ''}`,
   '',
 );

@@ -2,11 +2,13 @@
 // process is the fleet trial's child (bench/fleet-shapes-child.mjs: start, build a ManagementClient, 3 creates, exit)
 // against a reference server in a child process with no rate limit that matters (1 000 a second) and a redis-server
 // this tool starts on 127.0.0.1, run one at a time so that nothing else competes for the CPU. Prints the medians of
-// user and system CPU time (bash's `time`) and wall time for each client, in two interleaved rounds.
+// user and system CPU time (bash's `time`) and wall time for each client, in two interleaved rounds, for the child
+// as it is (node_modules loaded file by file) and bundled as a serverless function is deployed (bench/lib/bundle.ts).
 //
 //   node bench/process-cpu.ts [processes per client and round, default 6]
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundleChild } from './lib/bundle.ts';
 import { median } from './lib/stats.ts';
 import { redisServerBinary, startRedis } from './scenarios/fleet.ts';
 
@@ -14,6 +16,11 @@ const CHILD = fileURLToPath(new URL('fleet-shapes-child.mjs', import.meta.url));
 const KEY = 'mk_bench_process_cpu_key';
 const CLIENTS = ['none', 'ioredis', '@redis/client', 'redis'] as const;
 const count = Number(process.argv[2] ?? '6');
+const bundled = await bundleChild(CHILD);
+const FORMS = [
+  ['as is', CHILD],
+  ['bundled', bundled.file],
+] as const;
 
 const binary = redisServerBinary();
 if (binary === undefined) throw new Error('process-cpu: no redis-server on this machine');
@@ -26,35 +33,39 @@ try {
   const url = await new Promise<string>((resolve) =>
     server.once('message', (m) => resolve((m as { url: string }).url)),
   );
-  console.log(`| round | the process's Redis client | user CPU | system CPU | CPU | wall |`);
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+  console.log(`| round | the process's Redis client | the process | user CPU | system CPU | CPU | wall |`);
+  console.log('| ---: | --- | --- | ---: | ---: | ---: | ---: |');
   for (const round of [1, 2]) {
-    for (const client of CLIENTS) {
-      const times: number[][] = [];
-      for (let i = 0; i < count; i += 1) {
-        const env: NodeJS.ProcessEnv = {
-          ...process.env,
-          BASE_URL: url,
-          API_KEY: KEY,
-          CALLS: '3',
-          PARALLEL: '3',
-          NAME: `cpu-${client}-${round}-${i}-${Date.now()}`,
-          TIMEFORMAT: '%U %S %R',
-          ...(client === 'none' ? {} : { REDIS_URL: `redis://127.0.0.1:${redis.port}`, CLIENT: client }),
-        };
-        const run = spawnSync('bash', ['-c', 'time "$0" "$1" client > /dev/null', process.execPath, CHILD], {
-          env,
-          encoding: 'utf8',
-        });
-        if (run.status !== 0) throw new Error(`process-cpu: a ${client} process failed: ${run.stderr}`);
-        times.push((run.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number));
+    for (const [form, file] of FORMS)
+      for (const client of CLIENTS) {
+        const times: number[][] = [];
+        for (let i = 0; i < count; i += 1) {
+          const env: NodeJS.ProcessEnv = {
+            ...process.env,
+            BASE_URL: url,
+            API_KEY: KEY,
+            CALLS: '3',
+            PARALLEL: '3',
+            NAME: `cpu-${client}-${round}-${i}-${Date.now()}`,
+            TIMEFORMAT: '%U %S %R',
+            ...(client === 'none' ? {} : { REDIS_URL: `redis://127.0.0.1:${redis.port}`, CLIENT: client }),
+          };
+          const run = spawnSync('bash', ['-c', 'time "$0" "$1" client > /dev/null', process.execPath, file], {
+            env,
+            encoding: 'utf8',
+          });
+          if (run.status !== 0) throw new Error(`process-cpu: a ${client} process failed: ${run.stderr}`);
+          times.push((run.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number));
+        }
+        const at = (k: number) => median(times.map((t) => t[k] as number));
+        const s = (n: number) => `${n.toFixed(2)} s`;
+        console.log(
+          `| ${round} | ${client} | ${form} | ${s(at(0))} | ${s(at(1))} | ${s(at(0) + at(1))} | ${s(at(2))} |`,
+        );
       }
-      const at = (k: number) => median(times.map((t) => t[k] as number));
-      const s = (n: number) => `${n.toFixed(2)} s`;
-      console.log(`| ${round} | ${client} | ${s(at(0))} | ${s(at(1))} | ${s(at(0) + at(1))} | ${s(at(2))} |`);
-    }
   }
 } finally {
   server.kill();
   await redis.stop();
+  bundled.remove();
 }
