@@ -18,16 +18,14 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 // passes on any other as it came (Arabic text decoded as UTF-8, an ESC), and the constructor throws a TypeError.
 const PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-// The text rides on the Response itself: a WeakMap entry a call would cost every scavenge an ephemeron to trace.
-const TEXT = Symbol();
-type Read = Response & { [TEXT]?: string };
+const texts = new WeakMap<Response, string>();
 // As Response.text() decodes: UTF-8 whatever the charset, a leading BOM dropped.
 const UTF8 = new TextDecoder();
 const sendFailures = new WeakMap<object, Request>();
 
 /** The text an answer from `readAttempt` was read from; `undefined` for any other Response (a hook's own). */
 export function readText(response: Response): string | undefined {
-  return (response as Read)[TEXT];
+  return texts.get(response);
 }
 
 /**
@@ -106,7 +104,7 @@ export async function readAttempt(
   const text = UTF8.decode(body.bytes);
   const answer = response.ok && !rebuild ? response : rebuilt(response, body.bytes);
   if (body.over) markCut(answer);
-  (answer as Read)[TEXT] = text;
+  texts.set(answer, text);
   return answer;
 }
 
