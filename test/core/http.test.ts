@@ -260,6 +260,22 @@ describe('HttpClient bodies carried to the fetch', () => {
       body: JSON.stringify({ purchase_code: 'd', api_key: SECRET }),
     });
   });
+
+  it('reads a frozen Response a custom fetch hands back, success and error alike', async () => {
+    const urls: string[] = [];
+    const fetch = vi.fn(async (request: Request) => {
+      urls.push(`${request.method} ${request.url}`);
+      const ok = request.url.endsWith('/1');
+      return Object.freeze(
+        Response.json(ok ? { data: { id: 1 } } : { message: 'No pixel.' }, { status: ok ? 200 : 404 }),
+      );
+    });
+    await expect(bearerClient({ fetch }).get('pixels/1', Anything)).resolves.toEqual({ data: { id: 1 } });
+    const error = await failure(bearerClient({ fetch }).get('pixels/2', Anything));
+    expect(error).toBeInstanceOf(errors.NotFoundError);
+    expect(error).toMatchObject({ status: 404, body: { message: 'No pixel.' } });
+    expect(urls).toEqual([`GET ${ROOT}/pixels/1`, `GET ${ROOT}/pixels/2`]);
+  });
 });
 
 describe('HttpClient key as a parameter', () => {
