@@ -1,13 +1,16 @@
 // `npm run test:consumers`: the packed tarball, installed into fresh projects outside the repo, used the
 // ways a user uses it: ESM `import`, CommonJS `require`, TypeScript under `nodenext` and `bundler` (with
 // misuses that must not compile, checked by the latest TypeScript and the oldest that works), the msw adapter,
-// the bin (installed, and through `npx -p` from an empty folder) and the shipped examples under plain `node`. Each
-// runs a smoke script against the reference server from the tarball's `/testing` subpath, over 127.0.0.1.
+// the bin (installed, and through `npx -p` from an empty folder), the shipped examples under plain `node`, and a
+// short-lived function bundled by esbuild as the fleet guide says (with the `/redis` store on node-redis and ioredis,
+// against a real redis-server). Each runs against the reference server from the tarball's `/testing` subpath, over
+// 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
+import { startRedis } from '../test/helpers/redis.ts';
 import { createProject, mustRun, type Project, run, secs, tarball } from './lib/packaging.js';
 
 /** The TypeScript the consumers compile with: the misuse checks and the emitted build use it. */
@@ -33,6 +36,11 @@ const TYPESCRIPTS = {
 } as const;
 const TYPES_NODE = '@types/node@22.20.5';
 const MSW = 'msw@3.0.5';
+// The Redis clients a bundled function is tried with: the versions the repository's own fleet tests run.
+const REDIS_CLIENTS = ['@redis/client@6.3.1', 'ioredis@6.0.0'];
+// The fleet guide's esbuild banner ("Short-lived processes"): the CommonJS Redis clients `require` Node's modules.
+const REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 // What examples/observability.ts needs beside the package (a user installs them to run it).
 const OTEL = [
   '@opentelemetry/api@1.9.1',
@@ -413,6 +421,37 @@ const consumers: Consumer[] = [
       });
       log('esbuild bundle ok');
       log(await node(p, 'out/consumer.mjs'));
+    },
+  },
+  {
+    name: 'bundled',
+    project: () => createProject('bundled', 'module', ['bundled/handler.mjs']),
+    extra: REDIS_CLIENTS,
+    steps: async (p, log) => {
+      // The fleet guide's esbuild command, through esbuild's API.
+      await build({
+        absWorkingDir: p.dir,
+        entryPoints: ['handler.mjs'],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        minify: true,
+        outfile: 'out/handler.mjs',
+        banner: { js: REQUIRE_BANNER },
+        logLevel: 'error',
+      });
+      // Run from a folder with nothing else in it: the bundle must need no node_modules.
+      const alone = mkdtempSync(join(tmpdir(), 'cpsdk-bundled-run-'));
+      copyFileSync(join(p.dir, 'out/handler.mjs'), join(alone, 'handler.mjs'));
+      const redis = await startRedis();
+      try {
+        const env = { REDIS_URL: redis.url };
+        const { output } = await mustRun('node', ['handler.mjs'], { cwd: alone, env, timeoutMs: 60_000 });
+        log("esbuild bundle (the fleet guide's options), run alone ok", output.trim());
+      } finally {
+        await redis.stop();
+        rmSync(alone, { recursive: true, force: true });
+      }
     },
   },
 ];
