@@ -36,7 +36,7 @@ try {
   console.log(`| round | the process's Redis client | the process | user CPU | system CPU | CPU | wall |`);
   console.log('| ---: | --- | --- | ---: | ---: | ---: | ---: |');
   for (const round of [1, 2]) {
-    for (const [form, file] of FORMS)
+    for (const [form, file] of FORMS) {
       for (const client of CLIENTS) {
         const times: number[][] = [];
         for (let i = 0; i < count; i += 1) {
@@ -63,6 +63,7 @@ try {
           `| ${round} | ${client} | ${form} | ${s(at(0))} | ${s(at(1))} | ${s(at(0) + at(1))} | ${s(at(2))} |`,
         );
       }
+    }
   }
 } finally {
   server.kill();
