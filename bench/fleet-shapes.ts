@@ -182,6 +182,8 @@ interface ProcRun {
   spawnedAt?: number;
   readyAt?: number;
   doneAt?: number;
+  /** The CPU it had used when it said `done` (ms). */
+  cpuMs?: number;
   exitAt?: number;
   /** Each call's end, with its error's name when it failed. */
   calls: { t: number; e?: string }[];
@@ -271,6 +273,7 @@ async function runJob(job: Job): Promise<JobRun> {
                 break;
               case 'done':
                 proc.doneAt = event.t;
+                if (typeof event.cpu === 'number') proc.cpuMs = event.cpu;
                 linger = setTimeout(() => {
                   proc.killed = 'lingered';
                   child.kill('SIGKILL');
@@ -388,6 +391,9 @@ interface Figures {
   startupMs: number;
   /** Median, over processes that finished, of ready → their last call's end: the time their calls took. */
   callsMs: number;
+  /** Median CPU of a process that finished (start-up and calls), and the sum over all of them (ms). */
+  cpuMs: number;
+  cpuTotalMs: number;
 }
 
 // What a table's rows cannot say (a process that crashed: how it ended, its last words), said under the table.
@@ -507,6 +513,7 @@ function figures(run: JobRun): Figures {
   const startups = run.procs.flatMap((p) =>
     p.readyAt !== undefined && p.spawnedAt !== undefined ? [p.readyAt - p.spawnedAt] : [],
   );
+  const cpus = run.procs.flatMap((p) => (p.cpuMs === undefined ? [] : [p.cpuMs]));
   return {
     asked,
     failed,
@@ -527,6 +534,8 @@ function figures(run: JobRun): Figures {
     rejoins: run.procs.reduce((sum, p) => sum + p.rejoins, 0),
     startupMs: startups.length > 0 ? median(startups) : Number.NaN,
     callsMs: callTimes.length > 0 ? median(callTimes) : Number.NaN,
+    cpuMs: cpus.length > 0 ? median(cpus) : Number.NaN,
+    cpuTotalMs: cpus.reduce((sum, ms) => sum + ms, 0),
   };
 }
 
@@ -697,12 +706,13 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       `${calls} creates at once and ends; the next is spawned as one exits. Wall: first spawn → last exit. A process`,
       `alive ${LINGER_MS / 1000} s after its last call is killed ("lingered"). Baselines of each run: the same spawn`,
       `pattern without a store, and one process doing the ${total} (16 in flight). "201s a second" as for the fleets;`,
-      '"a process\'s calls": its client ready → its last call\'s end.',
+      '"a process\'s calls": its client ready → its last call\'s end; "CPU": a process\'s CPU (start-up and calls) by',
+      'the time it said `done`, the median and the sum over the processes.',
       'Target (issue 33): 0 failed, 0 hung, within 1.3× the same spawn pattern without a store, also when processes',
       'exit without closing Redis.',
       '',
-      '| run | variant | failed | hung | 429s | created / asked | wall | × no store | × one process | longest idle | 201s a second | fallbacks | start-up (median) | a process’s calls (median) |',
-      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| run | variant | failed | hung | 429s | created / asked | wall | × no store | × one process | longest idle | 201s a second | fallbacks | start-up (median) | a process’s calls (median) | CPU (median, sum) |',
+      '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const limitMs = limitFor(total, 120);
     const serverless = (tag: string, store: boolean, end: 'close' | 'exit'): ProcSpec[] =>
@@ -728,7 +738,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       const exited = figures(await runJob({ procs: serverless(`x${run}`, true, 'exit'), alive, limitMs }));
       const row = (label: string, f: Figures) =>
         `| ${run} | ${label} | ${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${wallCell(f)} | ` +
-        `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${fx(f.rate, 1)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms | ${fx(f.callsMs, 0)} ms |`;
+        `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${fx(f.rate, 1)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms | ${fx(f.callsMs, 0)} ms | ${fx(f.cpuMs, 0)} ms, ${seconds(f.cpuTotalMs)} |`;
       say(
         row(`one process × ${total}, no store`, one),
         row('no store', none),
