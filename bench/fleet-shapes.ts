@@ -596,7 +596,39 @@ async function flush(url: string): Promise<void> {
     .on('error', () => {})
     .connect();
   await admin.flushAll();
+  await admin.configResetStat();
   admin.destroy();
+}
+
+// The commands the store's scripts call: Redis counts them in its stats too, but no client sends them itself.
+const IN_SCRIPTS = new Set(
+  'time zadd zrem zcard zrange zremrangebyscore pexpire hmget hget hset hdel get set del'.split(' '),
+);
+const commandLines: string[] = [];
+/** Commands a create: all of them, then each command's share, most first. */
+function commandsCell(stats: Record<string, number>, creates: number): string {
+  const total = Object.values(stats).reduce((sum, n) => sum + n, 0);
+  const each = Object.entries(stats)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${fx(n / creates, 2)}`)
+    .join(', ');
+  return `${fx(total / creates, 1)} (${each})`;
+}
+
+/** The commands Redis ran since the last `flush`, by name (the trial's own `INFO` and `FLUSHALL` left out). */
+async function commandStats(url: string): Promise<Record<string, number>> {
+  const admin = await createClient({ url })
+    .on('error', () => {})
+    .connect();
+  const info = await admin.info('commandstats');
+  admin.destroy();
+  const stats: Record<string, number> = {};
+  for (const [, name = '', calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    if (name === 'info' || name === 'flushall' || name === 'config|resetstat' || IN_SCRIPTS.has(name))
+      continue;
+    stats[name] = Number(calls);
+  }
+  return stats;
 }
 
 // ————— the shapes —————
@@ -733,9 +765,12 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       await flush(r.url);
       progress(`serverless run ${run}: store, Redis closed`);
       const shared = figures(await runJob({ procs: serverless(`s${run}`, true, 'close'), alive, limitMs }));
+      const sharedCommands = await commandStats(r.url);
       await flush(r.url);
       progress(`serverless run ${run}: store, process.exit(0)`);
       const exited = figures(await runJob({ procs: serverless(`x${run}`, true, 'exit'), alive, limitMs }));
+      const exitedCommands = await commandStats(r.url);
+      await flush(r.url);
       const row = (label: string, f: Figures) =>
         `| ${run} | ${label} | ${failedCell(f)} | ${hungCell(f)} | ${f.limited} | ${createdCell(f)} | ${wallCell(f)} | ` +
         `${ratio(f, none)} | ${ratio(f, one)} | ${seconds(f.idleMs)} | ${fx(f.rate, 1)} | ${f.fallbacks} | ${fx(f.startupMs, 0)} ms | ${fx(f.callsMs, 0)} ms | ${fx(f.cpuMs, 0)} ms, ${seconds(f.cpuTotalMs)} |`;
@@ -747,7 +782,17 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       );
       agg.shared.push(shared.wallMs / none.wallMs);
       agg.exited.push(exited.wallMs / none.wallMs);
+      commandLines.push(
+        `run ${run}, Redis closed: ${commandsCell(sharedCommands, shared.asked)}`,
+        `run ${run}, \`process.exit(0)\`: ${commandsCell(exitedCommands, exited.asked)}`,
+      );
     }
+    say(
+      '',
+      "Redis commands a create, as the clients sent them (the store's scripts, the clients' own), by command:",
+      '',
+    );
+    for (const line of commandLines.splice(0)) say(`- ${line}`);
     say(
       '',
       `Store / no store over ${runs} run(s), median (max): Redis closed ${fx(median(agg.shared))}× ` +
