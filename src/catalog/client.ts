@@ -92,8 +92,9 @@ export class CatalogClient {
     this.#http = http;
     this.account = new AccountResource(http);
     this.items = new Items(http);
-    this.#cache =
-      options.cache === undefined ? undefined : cacheOf(options.cache, resolved.apiRoot, resolved.apiKey);
+    // From the copy: `null` options (a JavaScript caller's none) are `{}` there.
+    const { cache } = this.#given;
+    this.#cache = cache === undefined ? undefined : cacheOf(cache, resolved.apiRoot, resolved.apiKey);
     this.purchases = new Purchases(http, this.#cache, resolved.totalTimeout);
   }
 
@@ -117,7 +118,9 @@ export class CatalogClient {
    * @example const quick = catalog.withOptions({ timeout: 5_000, maxRetries: 0 });
    */
   withOptions(overrides: CatalogClientOptions): CatalogClient {
-    return new CatalogClient(derivedFrom(mergeOptions(this.#given, overrides), this.#http));
+    return new CatalogClient(
+      derivedFrom(mergeOptions(this.#given, overrides, 'CatalogClient.withOptions'), this.#http),
+    );
   }
 
   /**

@@ -84,7 +84,9 @@ export class ManagementClient {
    * @example const patient = mgmt.withOptions({ timeout: 120_000, maxRetries: 5 });
    */
   withOptions(overrides: ManagementClientOptions): ManagementClient {
-    return new ManagementClient(derivedFrom(mergeOptions(this.#given, overrides), this.#http));
+    return new ManagementClient(
+      derivedFrom(mergeOptions(this.#given, overrides, 'ManagementClient.withOptions'), this.#http),
+    );
   }
 
   /**

@@ -204,6 +204,15 @@ describe('client options, at construction', () => {
     vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'mk_from_env');
     expect(new ManagementClient(null as never)).toBeInstanceOf(ManagementClient);
     expect(new ManagementClient()).toBeInstanceOf(ManagementClient);
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', ORIGIN);
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', 'ck_from_env');
+    expect((new CatalogClient(null as never) as CatalogClient).cache).toBeUndefined();
+    // An array is no options object: `{ ...[] }` would have read it as none.
+    await refused(
+      () => new ManagementClient([] as never),
+      'ManagementClient: the options must be an object; got an array.',
+      undefined,
+    );
   });
 
   it('never shows a value, nor a name that holds the key or is not an identifier', async () => {
@@ -302,6 +311,26 @@ describe('withOptions', () => {
       (await catalog.withOptions({ cache: { ttl: 1_000 }, timeout: 5_000 }).items.list()).length,
     ).toBeGreaterThan(0);
   });
+
+  it('takes null or nothing as no overrides, and refuses what is not an object', async () => {
+    const { server, mgmt, catalog } = setup();
+    for (const overrides of [null, undefined]) {
+      const child = mgmt.withOptions(overrides as never);
+      await child.pixels.get(1);
+      expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer ***');
+      expect((await catalog.withOptions(overrides as never).items.get(101)).id).toBe(101);
+    }
+    await refused(
+      () => mgmt.withOptions('timeout=5000' as never),
+      'ManagementClient.withOptions: the options must be an object; got a string.',
+      undefined,
+    );
+    await refused(
+      () => catalog.withOptions([] as never),
+      'CatalogClient.withOptions: the options must be an object; got an array.',
+      undefined,
+    );
+  });
 });
 
 describe('request options, per call', () => {
@@ -353,13 +382,44 @@ describe('request options, per call', () => {
 
   it('refuses options that are not an object', async () => {
     const c = setup();
-    for (const call of calls(c, 5_000))
-      await refused(
-        call,
-        'request options: the options must be an object; got a number.',
-        undefined,
-        c.server,
-      );
+    for (const options of [5_000, []])
+      for (const call of calls(c, options))
+        await refused(
+          call,
+          `request options: the options must be an object; got ${options === 5_000 ? 'a number' : 'an array'}.`,
+          undefined,
+          c.server,
+        );
+  });
+
+  it('takes null as no options, as the clients and purchases.validate do (not a TypeError)', async () => {
+    const c = setup();
+    for (const call of calls(c, null)) await call();
+    // Every call went out once, as it does without options: the same request, headers included.
+    const plain = setup();
+    for (const call of calls(plain, undefined)) await call();
+    const seen = (r: ReferenceServer) =>
+      r.requests.map(({ method, url, headers }) => ({ method, url, headers }));
+    expect(seen(c.server)).toEqual(seen(plain.server));
+    expect(c.server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${ORIGIN}/api/v1/pixels`,
+      `GET ${ORIGIN}/api/v1/pixels/1`,
+      `POST ${ORIGIN}/api/v1/pixels`,
+      `PUT ${ORIGIN}/api/v1/pixels/1`,
+      `DELETE ${ORIGIN}/api/v1/pixels/1`,
+      `GET ${ORIGIN}/api/v1/domains`,
+      `GET ${ORIGIN}/api/v1/domains/1`,
+      `POST ${ORIGIN}/api/v1/domains`,
+      `PUT ${ORIGIN}/api/v1/domains/1`,
+      `DELETE ${ORIGIN}/api/v1/domains/1`,
+      `GET ${ORIGIN}/api/v1/pixels?per_page=10`,
+      `GET ${ORIGIN}/api/account/details?api_key=***`,
+      `GET ${ORIGIN}/api/items/all?api_key=***`,
+      `GET ${ORIGIN}/api/items/item?item_id=101&api_key=***`,
+      `GET ${ORIGIN}/api/account/details?api_key=***`,
+    ]);
+    const code = c.server.fixtures.purchaseCodes.supported;
+    expect((await c.catalog.purchases.validate(code, null as never)).purchase_code).toBe(code);
   });
 
   it('purchases.validate takes cache too, with or without a client cache', async () => {

@@ -5,7 +5,7 @@ import { InvalidParamsError } from './classes.js';
  * fall back to a default or an env variable. The message names the nearest known name when one is close, else lists
  * them; it shows names only, never a value, and never a name that holds `secret` (the API key).
  * @throws {InvalidParamsError} naming the first unknown key, e.g. `CatalogClient: unknown option "baseUrl"; did you
- * mean siteUrl?`; or `given` is neither an object nor `undefined` / `null`.
+ * mean siteUrl?`; or `given` is neither a (non-array) object nor `undefined` / `null`.
  */
 export function checkKeys(
   given: unknown,
@@ -14,9 +14,7 @@ export function checkKeys(
   noun = 'option',
   secret?: string,
 ): void {
-  if (given == null) return;
-  if (typeof given !== 'object')
-    throw new InvalidParamsError(`${where}: the ${noun}s must be an object; got a ${typeof given}.`);
+  if (!isGiven(given, where, noun)) return;
   const name = Object.keys(given).find((key) => !known.includes(key));
   if (name === undefined) return;
   const near = nearest(name, known);
@@ -26,6 +24,24 @@ export function checkKeys(
     `${where}: unknown ${noun} ${shown ? JSON.stringify(name) : '(name not shown)'}; ${near ? `did you mean ${near}?` : `the ${noun}s are ${known.join(', ')}.`}`,
     shown ? name : undefined,
   );
+}
+
+/**
+ * Whether `given` holds options: `false` for `undefined` or `null` (none, as a JavaScript caller may pass).
+ * @throws {InvalidParamsError} `given` is not an object, or is an array (read, it passes for none or `{ 0: … }`).
+ */
+export function isGiven(given: unknown, where: string, noun = 'option'): given is object {
+  if (given == null) return false;
+  if (typeof given !== 'object' || Array.isArray(given))
+    throw new InvalidParamsError(`${where}: the ${noun}s must be an object; got ${kindOf(given)}.`);
+  return true;
+}
+
+/** A value's kind for a message (`null`, `an array`, `a string`…), never the value itself (it may be a secret). */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a${/^[aeiou]/.test(typeof value) ? 'n' : ''} ${typeof value}`;
 }
 
 // The other client's name for its URL option: what a copy from one client's setup to the other's carries.

@@ -131,6 +131,8 @@ export class HttpClient {
 
   /** Sends one request and resolves to the body parsed by `schema`. */
   request<T>(method: Method, path: string, schema: ResponseSchema<T>, call: Call<T> = {}): APIPromise<T> {
+    // A JavaScript caller's `null` options are none, as a client's are (`call` is built for this request).
+    call.options ??= undefined;
     return new APIPromise(this.#call(method, path, schema, call));
   }
 

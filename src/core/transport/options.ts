@@ -1,6 +1,14 @@
 import type { Hooks, KyInstance } from 'ky';
 import { VERSION } from '../../version.js';
-import { type ClientSetup, checkKeys, InvalidParamsError, redactUrl, scrubber } from '../errors/index.js';
+import {
+  type ClientSetup,
+  checkKeys,
+  InvalidParamsError,
+  isGiven,
+  kindOf,
+  redactUrl,
+  scrubber,
+} from '../errors/index.js';
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
@@ -509,8 +517,16 @@ function userAgent(app: AppInfo | undefined): string {
 /**
  * The options of a derived client: `overrides` over `base`, key by key, except `headers` (merged, an override
  * wins per header) and `hooks` (each list appended after the base's, so a derived client keeps its parent's hooks).
+ * `null` or `undefined` overrides are none.
+ * @throws {InvalidParamsError} `overrides` is not an object (`where` names the method, e.g.
+ * `ManagementClient.withOptions`).
  */
-export function mergeOptions<T extends ClientOptions>(base: T, overrides: T): T {
+export function mergeOptions<T extends ClientOptions>(
+  base: T,
+  overrides: T | null | undefined,
+  where: string,
+): T {
+  if (!isGiven(overrides, where)) return { ...base };
   const merged: T = { ...base, ...overrides };
   if (base.headers || overrides.headers)
     merged.headers = {
@@ -562,13 +578,6 @@ export function checkHooks(hooks: unknown, param: string): Hooks | undefined {
     }
   }
   return hooks as Hooks;
-}
-
-/** A value's kind for a message, never the value itself (it may be a secret). */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a${/^[aeiou]/.test(typeof value) ? 'n' : ''} ${typeof value}`;
 }
 
 /**
