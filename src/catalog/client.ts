@@ -114,11 +114,15 @@ export class CatalogClient {
   /**
    * A new client with `overrides` merged over this one's options (timeouts, retries, headers, hooks, logger,
    * appInfo…); this client is unchanged. Headers merge per name; hooks run after this client's.
+   * A subclass's `withOptions` builds the subclass, with the merged options as its constructor's one argument.
    * @throws {InvalidParamsError} when the merged options are invalid.
    * @example const quick = catalog.withOptions({ timeout: 5_000, maxRetries: 0 });
    */
-  withOptions(overrides: CatalogClientOptions): CatalogClient {
-    return new CatalogClient(
+  withOptions(overrides: CatalogClientOptions): this {
+    // Through `this.constructor`: a subclass gets one of its own, and the class never names itself (a bundle would
+    // rename its inner binding, and `CatalogClient.name` with it).
+    const Client = this.constructor as new (options: CatalogClientOptions) => this;
+    return new Client(
       derivedFrom(mergeOptions(this.#given, overrides, 'CatalogClient.withOptions'), this.#http),
     );
   }

@@ -80,11 +80,15 @@ export class ManagementClient {
   /**
    * A new client with `overrides` merged over this one's options (timeouts, retries, headers, hooks, logger,
    * appInfo…); this client is unchanged. Headers merge per name; hooks run after this client's.
+   * A subclass's `withOptions` builds the subclass, with the merged options as its constructor's one argument.
    * @throws {InvalidParamsError} when the merged options are invalid.
    * @example const patient = mgmt.withOptions({ timeout: 120_000, maxRetries: 5 });
    */
-  withOptions(overrides: ManagementClientOptions): ManagementClient {
-    return new ManagementClient(
+  withOptions(overrides: ManagementClientOptions): this {
+    // Through `this.constructor`: a subclass gets one of its own, and the class never names itself (a bundle would
+    // rename its inner binding, and `ManagementClient.name` with it).
+    const Client = this.constructor as new (options: ManagementClientOptions) => this;
+    return new Client(
       derivedFrom(mergeOptions(this.#given, overrides, 'ManagementClient.withOptions'), this.#http),
     );
   }

@@ -61,6 +61,30 @@ describe('ManagementClient.withOptions', () => {
     expect(order).toEqual(['base']);
   });
 
+  it("a subclass's withOptions builds the subclass, sharing its parent's throttle", async () => {
+    msw.use(
+      http.get(`${ROOT}/pixels/1`, () =>
+        laravel(showBody(wirePixel({ id: 1 })), 200, { 'x-ratelimit-remaining': '7' }),
+      ),
+    );
+    class AcmeClient extends ManagementClient {
+      team(): string {
+        return 'acme';
+      }
+    }
+    const base = new AcmeClient({ baseUrl: BASE_URL, apiKey: SECRET, logLevel: 'off' });
+    const derived = base.withOptions({ timeout: 5_000 });
+    expect(derived).toBeInstanceOf(AcmeClient);
+    expect(derived.team()).toBe('acme');
+    expect((await derived.pixels.get(1)).id).toBe(1);
+    expect(msw.captured.map((c) => [c.method, c.url, c.headers.authorization])).toEqual([
+      ['GET', `${ROOT}/pixels/1`, `Bearer ${SECRET}`],
+    ]);
+    // The derived client's answer is the parent's news too: one throttle for both.
+    expect(base.rateLimit.remaining).toBe(7);
+    expect(ManagementClient.name).toBe('ManagementClient');
+  });
+
   it('checks the merged options like a constructor does', () => {
     const base = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
     expect(() => base.withOptions({ timeout: -1 })).toThrow(InvalidParamsError);

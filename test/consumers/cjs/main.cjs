@@ -8,6 +8,9 @@ assert.match(require.resolve('content-platform-sdk/testing'), /dist[\\/]testing[
 // The msw adapter loads msw (ESM-only) through require(esm), which Node >= 22.12 has.
 const { createMswHandlers } = require('content-platform-sdk/testing/msw');
 assert.equal(createMswHandlers(testing.createReferenceServer()).length, 2);
+// The built classes keep their names (`inspect` output and stacks).
+assert.equal(sdk.ManagementClient.name, 'ManagementClient');
+assert.equal(sdk.CatalogClient.name, 'CatalogClient');
 
 // An error from the CommonJS build is an instance of the ESM build's classes, and the other way round,
 // precisely per class.
