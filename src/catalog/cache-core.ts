@@ -156,10 +156,18 @@ export class CacheCore {
       if (this.#flying.get(name) === flight) this.#flying.delete(name);
       while (flight.waiting.length > 0) flight.waiting.shift()?.grant();
     };
-    flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait).then(
+    const held = { claim: false };
+    // The refresh's claim goes back once its answer is in the store (or there is none to write: a refusal, a
+    // failure), so the fleet's others waiting on it ask for themselves at once instead of waiting out `CLAIM_MS`.
+    const release = (log: Log) => {
+      const { release: giveBack } = this.#store;
+      if (held.claim && giveBack) void this.#call(() => giveBack.call(this.#store, name), log);
+    };
+    flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait, held).then(
       async (result) => {
-        // Another process's answer, read from the store: nothing to write.
+        // Another process's answer, read from the store: nothing to write (a claim taken as it landed goes back).
         if (result.cache === 'hit') {
+          release(caller.log);
           settle();
           return result;
         }
@@ -169,6 +177,7 @@ export class CacheCore {
           this.#warned = new WeakSet();
         }
         await this.#write(name, result.data, caller.log, stop.signal, ends);
+        release(caller.log);
         settle();
         return { ...result, cache: 'miss' as const };
       },
@@ -177,8 +186,8 @@ export class CacheCore {
         // Fail closed: a code the server refuses (refunded, say) is remembered here, whatever the store does.
         if (error instanceof InvalidPurchaseCodeError) {
           this.#refuse(name);
-          void this.#call(() => this.#store.delete(name), caller.log);
-        }
+          void this.#call(() => this.#store.delete(name), caller.log).then(() => release(caller.log));
+        } else release(caller.log);
         settle();
         throw error;
       },
@@ -191,8 +200,10 @@ export class CacheCore {
 
   /**
    * Where a flight's answer comes from: the server, unless the store is shared and another process is asking it
-   * already (`claim`): then that process's answer, read from the store as it lands (a hit), within `CLAIM_MS`.
-   * `wait`: false when the store already showed an entry under the name that was not this code's.
+   * already (`claim`): then that process's answer, read from the store as it lands (a hit), within `CLAIM_MS`;
+   * once that process gives its claim back with no fresh entry written (the server refused the code, or failed),
+   * this one claims the refresh and asks for itself. `wait`: false when the store already showed an entry under the
+   * name that was not this code's. `held.claim` says whether this flight holds the claim (its flight gives it back).
    */
   async #source(
     name: string,
@@ -202,10 +213,12 @@ export class CacheCore {
     signal: AbortSignal,
     quick: boolean,
     wait: boolean,
+    held: { claim: boolean },
   ): Promise<WithResponse<Purchase>> {
     const { claim } = this.#store;
     if (claim !== undefined && wait && !caller.fresh) {
-      const mine = await this.#call(() => claim.call(this.#store, name, CLAIM_MS), caller.log, signal, ends);
+      const take = () => this.#call(() => claim.call(this.#store, name, CLAIM_MS), caller.log, signal, ends);
+      let mine = await take();
       const until = Math.min(ends, performance.now() + CLAIM_MS);
       while (mine === false && !signal.aborted && performance.now() + POLL_MS < until) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -217,7 +230,19 @@ export class CacheCore {
         }
         // An entry that is not this code's sits under its name: waiting for another's answer proves nothing.
         if (this.#counts.rejected > rejected) break;
+        // No fresh entry yet: the claim is free again when its holder has given it back without writing one.
+        mine = await take();
+        if (mine === true) {
+          held.claim = true;
+          // Its holder may have written its entry, then given the claim back, since the read above.
+          const landed = await this.#read(name, code, caller, ends);
+          if (landed !== undefined && Date.now() - landed.at < this.#ttl) {
+            this.#counts.hits += 1;
+            return answered(landed.data, 'hit');
+          }
+        }
       }
+      held.claim = mine === true;
     }
     this.#counts.misses += 1;
     const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());

@@ -21,6 +21,12 @@ export interface CacheStore {
    * written under `key` (the cache waits for it, within `ttlMs`, instead of asking too).
    */
   claim?(key: string, ttlMs: number): unknown;
+  /**
+   * Optional, with `claim`: gives back this process's claim on `key` (and no other's) once its answer is written,
+   * or it has none to write (the server refused the code, or failed): the others stop waiting for it and, finding
+   * no fresh entry, claim the refresh and ask for themselves. Without it, they wait out the claim's `ttlMs`.
+   */
+  release?(key: string): unknown;
 }
 
 /** The Catalog client's `cache` option: purchase validations answered from a cache. */

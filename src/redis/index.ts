@@ -1,12 +1,13 @@
 // `content-platform-sdk/redis`: the fleet store. Many processes on one API key share the server's rate budget
 // through Redis. Loaded only from this subpath: the main entry never imports it, nor any Redis client.
 
+import { randomUUID } from 'node:crypto';
 import type { CacheStore } from '../catalog/index.js';
 import { InvalidParamsError } from '../core/errors/index.js';
 import type { RateLimitStore } from '../core/throttle/index.js';
 import { type RedisClientLike, scriptRunner, stateName } from './client.js';
 import { FleetThrottle } from './fleet.js';
-import { CACHE_CLAIM, CACHE_DELETE, CACHE_GET, CACHE_SET } from './scripts.js';
+import { CACHE_CLAIM, CACHE_DELETE, CACHE_GET, CACHE_RELEASE, CACHE_SET } from './scripts.js';
 
 export type { IoRedisLike, NodeRedisLike, RedisClientLike } from './client.js';
 
@@ -31,7 +32,9 @@ export interface RedisStoreOptions {
  * flight and the pause after a 429; `maxConcurrent` and `requestsPerMinute` apply fleet-wide. Redis holds a hash of
  * the root and key, never either. Redis down or slow never fails a call: the process falls back to its own throttle.
  * As a cache store, the fleet shares one purchase cache: entries are JSON under `<prefix>:cache:purchase:<hash>`,
- * with the TTL the cache gives (their names are already keyed hashes of the site and code).
+ * with the TTL the cache gives (their names are already keyed hashes of the site and code), and one process at a
+ * time asks the server about a code, under a claim (`<prefix>:cache:claim:purchase:<hash>`, 3 s at most) it gives
+ * back with its answer.
  * @param client a node-redis (≥ 5) or ioredis client, a single server's or a cluster's (`createCluster`, `Cluster`);
  * connected, or not yet: until it is, calls fall back (its first connection is waited for within `timeoutMs`). The
  * store only runs scripts on it. Turn its offline queue off (node-redis `disableOfflineQueue: true`, ioredis
@@ -68,6 +71,9 @@ export function redisStore(
   }
   // The cache's names start with the package's own name, which `prefix` already says: `<prefix>:cache:purchase:…`.
   const cached = (key: string) => [`${prefix}:cache:${key.replace(/^content-platform-sdk:/, '')}`];
+  const claimed = (key: string) => [`${prefix}:cache:claim:${key.replace(/^content-platform-sdk:/, '')}`];
+  // The token of each claim this store holds, so that it gives back its own claim and never another process's.
+  const tokens = new Map<string, string>();
   return {
     throttle: (init) => new FleetThrottle(run, stateName(prefix, init.apiRoot, init.apiKey), init),
     get: async (key) => {
@@ -81,11 +87,18 @@ export function redisStore(
       await run(CACHE_DELETE, cached(key), []);
     },
     // One process of the fleet refreshes a code at a time; the others read its answer from here.
-    claim: async (key, ttlMs) =>
-      (await run(
-        CACHE_CLAIM,
-        [`${prefix}:cache:claim:${key.replace(/^content-platform-sdk:/, '')}`],
-        [String(Math.max(1, Math.ceil(ttlMs)))],
-      )) === 'OK',
+    claim: async (key, ttlMs) => {
+      const token = randomUUID();
+      const mine =
+        (await run(CACHE_CLAIM, claimed(key), [String(Math.max(1, Math.ceil(ttlMs))), token])) === 'OK';
+      if (mine) tokens.set(key, token);
+      return mine;
+    },
+    release: async (key) => {
+      const token = tokens.get(key);
+      if (token === undefined) return;
+      tokens.delete(key);
+      await run(CACHE_RELEASE, claimed(key), [token]);
+    },
   };
 }

@@ -82,6 +82,65 @@ describe('a purchase cache shared through redisStore', () => {
     expect(validations()).toBe(2);
   }, 20_000);
 
+  it('a process gives its claim back with its answer: a refused code checked again asks at once, within a 2 s deadline', async () => {
+    // Before: the first check's claim held the code for 3 s, so the second waited on it for an entry a refusal never
+    // writes, and asked the server with 1 ms of its 2 s left (APIConnectionTimeoutError).
+    const client = new CatalogClient({
+      siteUrl: server.url,
+      apiKey: CATALOG_KEY,
+      logLevel: 'off',
+      totalTimeout: 2_000,
+      cache: { ttl: HOUR, store: redisStore(await connect()) },
+    });
+    const code = codes()[0] as string;
+    api.store.refundPurchase(code, CATALOG_KEY);
+    for (let check = 1; check <= 3; check += 1)
+      await expect(client.purchases.validate(code)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(validations()).toBe(3);
+  }, 20_000);
+
+  it('no claim outlives its request: after a miss, a refusal and a stale answer, Redis holds none', async () => {
+    const admin = await connect();
+    const claims = async () => (await admin.keys('*:cache:claim:*')).length;
+    const client = new CatalogClient({
+      siteUrl: server.url,
+      apiKey: CATALOG_KEY,
+      logLevel: 'off',
+      maxRetries: 0,
+      cache: { ttl: 1, staleIfError: HOUR, store: redisStore(await connect()) },
+    });
+    const [valid, refunded] = codes() as [string, string];
+    expect((await client.purchases.validate(valid).withResponse()).cache).toBe('miss');
+    expect(await claims()).toBe(0);
+    api.store.refundPurchase(refunded, CATALOG_KEY);
+    await expect(client.purchases.validate(refunded)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    // The refusal's claim goes back once its entry is deleted, right after the call settles.
+    await expect.poll(claims, { timeout: 1_000 }).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    api.faults.set({
+      failureRate: 1,
+      failureStatuses: [503],
+      match: (r) => r.url.endsWith('/purchases/validation'),
+    });
+    expect((await client.purchases.validate(valid).withResponse()).cache).toBe('stale');
+    await expect.poll(claims, { timeout: 1_000 }).toBe(0);
+  }, 20_000);
+
+  it("a store gives back only its own claim: one that expired and was taken by another process stays the other's", async () => {
+    const mine = redisStore(await connect());
+    const theirs = redisStore(await connect());
+    const admin = await connect();
+    const key = 'content-platform-sdk:purchase:claim-test';
+    expect(await mine.claim?.(key, 50)).toBe(true);
+    expect(await theirs.claim?.(key, 3_000)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await theirs.claim?.(key, 3_000)).toBe(true);
+    await mine.release?.(key);
+    expect(await admin.exists('content-platform-sdk:cache:claim:purchase:claim-test')).toBe(1);
+    await theirs.release?.(key);
+    expect(await admin.exists('content-platform-sdk:cache:claim:purchase:claim-test')).toBe(0);
+  });
+
   it('{ cache: false } asks the server whatever another process has claimed', async () => {
     const [a, b] = await Promise.all([process_(), process_()]);
     const code = codes()[0] as string;
