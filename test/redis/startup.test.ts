@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManagementClient } from '../../src/management/index.js';
 import { type RedisClientLike, redisStore } from '../../src/redis/index.js';
 import { createReferenceServer, listen, type ReferenceServer } from '../../src/testing/index.js';
+import { blockRunner, docBlock } from '../docs/readme-blocks.js';
 import { mark, since } from '../helpers/load.js';
 import { occurring, type RedisServer, startRedis } from '../helpers/redis.js';
 import { type ChildRun, describeRun, killAll, spawnChild, until } from './children.js';
@@ -260,3 +261,33 @@ for (const client of ['redis', 'ioredis'] as const) {
     }, 100_000);
   });
 }
+
+// The fleet guide's ioredis start-up sample, run as printed (in this process, as the README's samples are).
+const guideApi = createReferenceServer();
+const guide = blockRunner(guideApi, 'startup-guide');
+const sample = () => docBlock('Start-up that does not wait for Redis', 'docs/fleets.md');
+
+describe("the fleet guide's ioredis start-up sample, run as printed", () => {
+  const env = (redis: RedisServer) => ({
+    CONTENT_PLATFORM_BASE_URL: guide.url(),
+    CONTENT_PLATFORM_MANAGEMENT_API_KEY: guideApi.keys.management[0] as string,
+    REDIS_URL: redis.url,
+    // The fallback's warn line would reach the console (test/setup.ts fails a test for that).
+    CONTENT_PLATFORM_LOG: 'off',
+  });
+
+  it("Redis down: says 'fallback' and closes its client without an error (quit() rejects with the queue off)", async () => {
+    const redis = await downRedis();
+    expect(await guide.run('startup-down', sample(), env(redis))).toEqual(['fallback']);
+    expect(guideApi.requests.at(-1)?.url).toBe(`${guide.url()}/api/v1/pixels`);
+  }, 30_000);
+
+  it("Redis up: says 'shared'", async () => {
+    const redis = await startRedis();
+    try {
+      expect(await guide.run('startup-up', sample(), env(redis))).toEqual(['shared']);
+    } finally {
+      await redis.stop();
+    }
+  }, 30_000);
+});
