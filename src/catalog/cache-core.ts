@@ -186,7 +186,7 @@ export class CacheCore {
         // Fail closed: a code the server refuses (refunded, say) is remembered here, whatever the store does.
         if (error instanceof InvalidPurchaseCodeError) {
           this.#refuse(name);
-          void this.#call(() => this.#store.delete(name), caller.log).then(() => release(caller.log));
+          void this.#forget(name, caller.log).then(() => release(caller.log));
         } else release(caller.log);
         settle();
         throw error;
@@ -342,6 +342,23 @@ export class CacheCore {
       log('warn', `purchase validation answered from the cache (stale): ${why}`, { ageMs: age, errorName });
     }
     return answered(data, 'stale');
+  }
+
+  /**
+   * Deletes a refused code's entry. When the store fails to, the delete is tried again every `BREAK_MS` (each a
+   * trial of the store, see `#call`) while the refusal stands, until the entry would have expired: this process
+   * never answers it again (`#refused`), and once the store answers again the fleet's other processes no longer find
+   * it either.
+   */
+  async #forget(name: string, log: Log, until = Date.now() + this.#stale): Promise<void> {
+    const done = await this.#call(async () => {
+      await this.#store.delete(name);
+      return true;
+    }, log);
+    if (done === true || Date.now() + BREAK_MS >= until || !this.#isRefused(name)) return;
+    const timer = setTimeout(() => void this.#forget(name, log, until), BREAK_MS);
+    // A process may end meanwhile.
+    (timer as { unref?: () => void }).unref?.();
   }
 
   #refuse(name: string): void {

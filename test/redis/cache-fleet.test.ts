@@ -3,7 +3,13 @@
 // separate Redis connections and separate caches stand for separate processes (they share nothing but Redis).
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogClient, InvalidPurchaseCodeError } from '../../src/index.js';
+import {
+  type CacheStore,
+  CatalogClient,
+  InternalServerError,
+  InvalidPurchaseCodeError,
+  type Logger,
+} from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
 import { useRedis } from '../helpers/redis.js';
@@ -140,6 +146,57 @@ describe('a purchase cache shared through redisStore', () => {
     await theirs.release?.(key);
     expect(await admin.exists('content-platform-sdk:cache:claim:purchase:claim-test')).toBe(0);
   });
+
+  it('a refusal whose delete failed is deleted once the store answers again: another process then has no entry to answer stale', async () => {
+    const admin = await connect();
+    const entries = () => admin.keys('*:cache:purchase:*');
+    const real = redisStore(await connect());
+    // A's store refuses the first delete (as Redis down would), then works.
+    let failures = 1;
+    const flaky: CacheStore = {
+      get: (key) => real.get(key),
+      set: (key, value, ttlMs) => real.set(key, value, ttlMs),
+      delete: async (key) => {
+        if (failures-- > 0) throw new Error('the store is down');
+        return real.delete(key);
+      },
+      claim: (key, ttlMs) => real.claim?.(key, ttlMs),
+      release: (key) => real.release?.(key),
+    };
+    const warnings: string[] = [];
+    const logger: Logger = {
+      warn: (m) => void warnings.push(m),
+      error: () => {},
+      info: () => {},
+      debug: () => {},
+    };
+    const common = { siteUrl: server.url, apiKey: CATALOG_KEY, logger, maxRetries: 0 } as const;
+    const a = new CatalogClient({ ...common, cache: { ttl: 1, staleIfError: HOUR, store: flaky } });
+    const code = codes()[0] as string;
+    await a.purchases.validate(code);
+    expect(await entries()).toHaveLength(1);
+    api.store.refundPurchase(code, CATALOG_KEY);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(a.purchases.validate(code)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    // The delete failed: the entry is still in Redis, and the store is skipped for 5 s.
+    expect(await entries()).toHaveLength(1);
+    expect(warnings).toEqual([
+      '[content-platform-sdk] the purchase cache store failed (the store is down): validations ask the server.',
+    ]);
+    // Once the store answers again (its breaker's 5 s), the delete is tried again, and the entry goes.
+    await expect.poll(entries, { timeout: 8_000, interval: 200 }).toHaveLength(0);
+    // Another process, the server failing: no entry to answer the refunded code valid with.
+    api.faults.set({
+      failureRate: 1,
+      failureStatuses: [503],
+      match: (r) => r.url.endsWith('/purchases/validation'),
+    });
+    const b = new CatalogClient({
+      ...common,
+      cache: { ttl: 1, staleIfError: HOUR, store: redisStore(await connect()) },
+    });
+    await expect(b.purchases.validate(code)).rejects.toBeInstanceOf(InternalServerError);
+  }, 20_000);
 
   it('{ cache: false } asks the server whatever another process has claimed', async () => {
     const [a, b] = await Promise.all([process_(), process_()]);
