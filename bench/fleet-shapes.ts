@@ -591,20 +591,36 @@ async function redisOn(binary: string, port: number): Promise<{ stop: () => void
   throw new Error(`fleet-shapes: redis-server on ${HOST}:${port} did not answer PING within 10 s`);
 }
 
-async function flush(url: string): Promise<void> {
-  const admin = await createClient({ url })
+const connectAdmin = (url: string) =>
+  createClient({ url })
     .on('error', () => {})
     .connect();
-  await admin.flushAll();
-  await admin.configResetStat();
-  admin.destroy();
+
+/** Runs `use` on a connection of the trial's own to the Redis at `url`, closed after. */
+async function withAdmin<T>(
+  url: string,
+  use: (admin: Awaited<ReturnType<typeof connectAdmin>>) => Promise<T>,
+): Promise<T> {
+  const admin = await connectAdmin(url);
+  try {
+    return await use(admin);
+  } finally {
+    admin.destroy();
+  }
+}
+
+/** Empties Redis and its command counts between jobs. */
+async function flush(url: string): Promise<void> {
+  await withAdmin(url, async (admin) => {
+    await admin.flushAll();
+    await admin.configResetStat();
+  });
 }
 
 // The commands the store's scripts call: Redis counts them in its stats too, but no client sends them itself.
 const IN_SCRIPTS = new Set(
   'time zadd zrem zcard zrange zremrangebyscore pexpire hmget hget hset hdel get set del'.split(' '),
 );
-const commandLines: string[] = [];
 /** Commands a create: all of them, then each command's share, most first. */
 function commandsCell(stats: Record<string, number>, creates: number): string {
   const total = Object.values(stats).reduce((sum, n) => sum + n, 0);
@@ -617,11 +633,7 @@ function commandsCell(stats: Record<string, number>, creates: number): string {
 
 /** The commands Redis ran since the last `flush`, by name (the trial's own `INFO` and `FLUSHALL` left out). */
 async function commandStats(url: string): Promise<Record<string, number>> {
-  const admin = await createClient({ url })
-    .on('error', () => {})
-    .connect();
-  const info = await admin.info('commandstats');
-  admin.destroy();
+  const info = await withAdmin(url, (admin) => admin.info('commandstats'));
   const stats: Record<string, number> = {};
   for (const [, name = '', calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
     if (name === 'info' || name === 'flushall' || name === 'config|resetstat' || IN_SCRIPTS.has(name))
@@ -757,6 +769,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
         end,
       }));
     const agg = { shared: [] as number[], exited: [] as number[] };
+    const commandLines: string[] = [];
     for (let run = 1; run <= runs; run += 1) {
       progress(`serverless run ${run}: one process × ${total}`);
       const one = figures(await runJob({ procs: fleetProcs(1, total, `one${run}`), alive: 1, limitMs }));
@@ -792,7 +805,7 @@ async function serverlessShape(binary: string, client: ClientName): Promise<void
       "Redis commands a create, as the clients sent them (the store's scripts, the clients' own), by command:",
       '',
     );
-    for (const line of commandLines.splice(0)) say(`- ${line}`);
+    for (const line of commandLines) say(`- ${line}`);
     say(
       '',
       `Store / no store over ${runs} run(s), median (max): Redis closed ${fx(median(agg.shared))}× ` +
