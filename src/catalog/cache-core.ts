@@ -45,6 +45,8 @@ const NEVER = Number.POSITIVE_INFINITY;
 // How long a process's claim on a code's refresh holds the others off (they read the store meanwhile), and how often
 // they read it: a validation takes 0.1-1 s; past this, each asks the server itself.
 const CLAIM_MS = 3_000;
+// How long after the breaker's end a failed delete is tried again.
+const RETRY_MARGIN_MS = 100;
 const POLL_MS = 50;
 
 /**
@@ -345,10 +347,10 @@ export class CacheCore {
   }
 
   /**
-   * Deletes a refused code's entry. When the store fails to, the delete is tried again every `BREAK_MS` (each a
-   * trial of the store, see `#call`) while the refusal stands, until the entry would have expired: this process
-   * never answers it again (`#refused`), and once the store answers again the fleet's other processes no longer find
-   * it either.
+   * Deletes a refused code's entry. When the store fails to, the delete is tried again as soon as the breaker lets
+   * the store be tried (every `BREAK_MS` while it fails; see `#call`), while the refusal stands and until the entry
+   * would have expired: this process never answers it again (`#refused`), and once the store answers again the
+   * fleet's other processes no longer find it either.
    */
   async #forget(name: string, log: Log, until = Date.now() + this.#stale): Promise<void> {
     const done = await this.#call(async () => {
@@ -356,7 +358,10 @@ export class CacheCore {
       return true;
     }, log);
     if (done === true || Date.now() + BREAK_MS >= until || !this.#isRefused(name)) return;
-    const timer = setTimeout(() => void this.#forget(name, log, until), BREAK_MS);
+    // Just past the breaker's end (a timer may fire a millisecond before `Date.now()` says it is due: then the store
+    // would still be skipped, and the delete wait another round).
+    const wait = Math.max(0, this.#openUntil - Date.now()) + RETRY_MARGIN_MS;
+    const timer = setTimeout(() => void this.#forget(name, log, until), wait);
     // A process may end meanwhile.
     (timer as { unref?: () => void }).unref?.();
   }

@@ -184,7 +184,7 @@ describe('a purchase cache shared through redisStore', () => {
       '[content-platform-sdk] the purchase cache store failed (the store is down): validations ask the server.',
     ]);
     // Once the store answers again (its breaker's 5 s), the delete is tried again, and the entry goes.
-    await expect.poll(entries, { timeout: 8_000, interval: 200 }).toHaveLength(0);
+    await expect.poll(entries, { timeout: 10_000, interval: 200 }).toHaveLength(0);
     // Another process, the server failing: no entry to answer the refunded code valid with.
     api.faults.set({
       failureRate: 1,
