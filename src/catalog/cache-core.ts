@@ -49,6 +49,13 @@ const CLAIM_MS = 3_000;
 const RETRY_MARGIN_MS = 100;
 const POLL_MS = 50;
 
+// Names of codes the server refused, each until an entry written before would have expired: one memory for every
+// cache in the process (a name is bound to its API key and site, so clients on other keys never share one), so that
+// no client of the process answers valid a code another client saw refused.
+const REFUSED = new Map<string, number>();
+// The most names it keeps: the largest `maxEntries` of the caches in the process.
+let refusedMost = 0;
+
 /**
  * The cache of one Catalog client and those derived from it: names, single flight, freshness, the fall-back to a
  * stale entry, and what keeps it closed when the store fails or lies.
@@ -58,13 +65,10 @@ export class CacheCore {
   readonly #memory: MemoryStore | undefined;
   readonly #ttl: number;
   readonly #stale: number;
-  readonly #most: number;
   readonly #site: string;
   readonly #secret: Promise<CryptoKey>;
   readonly #flying = new Map<string, Flight>();
   readonly #names = new Map<string, Promise<string>>();
-  // Names of codes the server refused, each until an entry written before would have expired.
-  readonly #refused = new Map<string, number>();
   readonly #counts = { hits: 0, misses: 0, stale: 0, errors: 0, rejected: 0 };
   // The breaker: the store is skipped until then (0: closed); one operation at a time tries it after.
   #openUntil = 0;
@@ -77,11 +81,11 @@ export class CacheCore {
   constructor(settings: CacheSettings, site: string, apiKey: string) {
     this.#ttl = settings.ttl;
     this.#stale = settings.stale;
-    this.#most = settings.most;
     this.#memory = settings.store === undefined ? new MemoryStore(settings.most) : undefined;
     this.#store = settings.store ?? (this.#memory as MemoryStore);
     this.#site = site;
     this.#secret = hmacKey(apiKey);
+    refusedMost = Math.max(refusedMost, settings.most);
   }
 
   /** The counters, copied. */
@@ -116,10 +120,14 @@ export class CacheCore {
     const ends = caller.total === undefined ? NEVER : performance.now() + caller.total;
     const name = await this.#key(code);
     const rejected = this.#counts.rejected;
-    const entry =
-      caller.fresh || this.#isRefused(name) ? undefined : await this.#read(name, code, caller, ends);
+    const read =
+      caller.fresh || this.#isRefused(name)
+        ? undefined
+        : await this.#read(name, code, caller.log, caller.signal, ends);
     // What sits under the name is not this code's: no other process's answer is worth waiting for there.
     const forged = this.#counts.rejected > rejected;
+    // The server may have refused the code while the store was read: that entry answers nothing, fresh or stale.
+    const entry = read === undefined || this.#isRefused(name) ? undefined : read;
     const age = entry === undefined ? 0 : Date.now() - entry.at;
     if (entry !== undefined && age < this.#ttl) {
       this.#counts.hits += 1;
@@ -138,7 +146,8 @@ export class CacheCore {
         flight ??= this.#fly(name, code, caller, ends, stale !== undefined, !forged);
         return await this.#join(name, flight, caller, joined ? ends : NEVER);
       } catch (error) {
-        if (stale !== undefined && transient(error))
+        // A refusal seen while the request was out stands: no stale entry answers for the code.
+        if (stale !== undefined && transient(error) && !this.#isRefused(name))
           return this.#staleAnswer(stale, age, (error as Error).message, (error as Error).name, caller.log);
         // A flight cut short for its first caller (no retry, or its earlier deadline): this caller asks again.
         const short =
@@ -161,25 +170,24 @@ export class CacheCore {
     const held = { claim: false };
     // The refresh's claim goes back once its answer is in the store (or there is none to write: a refusal, a
     // failure), so the fleet's others waiting on it ask for themselves at once instead of waiting out `CLAIM_MS`.
-    const release = (log: Log) => {
-      const { release: giveBack } = this.#store;
-      if (held.claim && giveBack) void this.#call(() => giveBack.call(this.#store, name), log);
+    const release = () => {
+      if (held.claim) this.#giveBack(name);
     };
     flight.answer = this.#source(name, code, caller, ends, stop.signal, quick, wait, held).then(
       async (result) => {
         // Another process's answer, read from the store: nothing to write (a claim taken as it landed goes back).
         if (result.cache === 'hit') {
-          release(caller.log);
+          release();
           settle();
           return result;
         }
-        this.#refused.delete(name);
+        REFUSED.delete(name);
         if (this.#outage) {
           this.#outage = false;
           this.#warned = new WeakSet();
         }
         await this.#write(name, result.data, caller.log, stop.signal, ends);
-        release(caller.log);
+        release();
         settle();
         return { ...result, cache: 'miss' as const };
       },
@@ -188,8 +196,8 @@ export class CacheCore {
         // Fail closed: a code the server refuses (refunded, say) is remembered here, whatever the store does.
         if (error instanceof InvalidPurchaseCodeError) {
           this.#refuse(name);
-          void this.#forget(name, caller.log).then(() => release(caller.log));
-        } else release(caller.log);
+          void this.#forget(name, caller.log).then(release);
+        } else release();
         settle();
         throw error;
       },
@@ -206,6 +214,8 @@ export class CacheCore {
    * once that process gives its claim back with no fresh entry written (the server refused the code, or failed),
    * this one claims the refresh and asks for itself. `wait`: false when the store already showed an entry under the
    * name that was not this code's. `held.claim` says whether this flight holds the claim (its flight gives it back).
+   * The store is read with the flight's own signal (it stops once no caller waits), not its first caller's, and no
+   * entry answers a code this process has seen refused: such a code is always asked of the server.
    */
   async #source(
     name: string,
@@ -218,18 +228,33 @@ export class CacheCore {
     held: { claim: boolean },
   ): Promise<WithResponse<Purchase>> {
     const { claim } = this.#store;
-    if (claim !== undefined && wait && !caller.fresh) {
-      const take = () => this.#call(() => claim.call(this.#store, name, CLAIM_MS), caller.log, signal, ends);
+    const fresh = (entry: { at: number } | undefined) =>
+      entry !== undefined && Date.now() - entry.at < this.#ttl && !this.#isRefused(name);
+    if (claim !== undefined && wait && !caller.fresh && !this.#isRefused(name)) {
+      const take = async () => {
+        let taking: Promise<unknown> | undefined;
+        const mine = await this.#call(
+          () => (taking = Promise.resolve(claim.call(this.#store, name, CLAIM_MS))),
+          caller.log,
+          signal,
+          ends,
+        );
+        // Cut short (an abort, the deadline, the store's timeout): a claim that lands later is given back at once.
+        if (mine === undefined) void taking?.then((late) => late === true && this.#giveBack(name), noop);
+        return mine;
+      };
       let mine = await take();
       const until = Math.min(ends, performance.now() + CLAIM_MS);
       while (mine === false && !signal.aborted && performance.now() + POLL_MS < until) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         const rejected = this.#counts.rejected;
-        const entry = await this.#read(name, code, caller, ends);
-        if (entry !== undefined && Date.now() - entry.at < this.#ttl) {
+        const entry = await this.#read(name, code, caller.log, signal, ends);
+        if (entry !== undefined && fresh(entry)) {
           this.#counts.hits += 1;
           return answered(entry.data, 'hit');
         }
+        // Refused in this process meanwhile: no other process's entry answers for the code.
+        if (this.#isRefused(name)) break;
         // An entry that is not this code's sits under its name: waiting for another's answer proves nothing.
         if (this.#counts.rejected > rejected) break;
         // No fresh entry yet: the claim is free again when its holder has given it back without writing one.
@@ -237,8 +262,8 @@ export class CacheCore {
         if (mine === true) {
           held.claim = true;
           // Its holder may have written its entry, then given the claim back, since the read above.
-          const landed = await this.#read(name, code, caller, ends);
-          if (landed !== undefined && Date.now() - landed.at < this.#ttl) {
+          const landed = await this.#read(name, code, caller.log, signal, ends);
+          if (landed !== undefined && fresh(landed)) {
             this.#counts.hits += 1;
             return answered(landed.data, 'hit');
           }
@@ -264,7 +289,7 @@ export class CacheCore {
           log: () => {},
           retry: false,
           signal,
-          timeoutMs: ends === NEVER ? undefined : ends - performance.now(),
+          timeoutMs: ends === NEVER ? undefined : Math.max(0, ends - performance.now()),
           timedOut: () => timeoutError(caller.label(), undefined, true),
         },
         ({ grant }) => ({ grant }),
@@ -296,16 +321,18 @@ export class CacheCore {
   }
 
   /**
-   * The entry under `name` as this code's purchase (a copy of its own for each caller), or `undefined`. An entry
-   * from a store of yours must carry this name's MAC, a stamp not ahead of this clock, and a purchase.
+   * The entry under `name` as this code's purchase (a copy of its own for each caller), or `undefined`, read within
+   * `signal` and `ends`. An entry from a store of yours must carry this name's MAC, a stamp not ahead of this clock,
+   * and a purchase.
    */
   async #read(
     name: string,
     code: string,
-    caller: Caller,
+    log: Log,
+    signal: AbortSignal | undefined,
     ends: number,
   ): Promise<{ at: number; data: Purchase } | undefined> {
-    const value = await this.#call(() => this.#store.get(name), caller.log, caller.signal, ends);
+    const value = await this.#call(() => this.#store.get(name), log, signal, ends);
     if (value == null) return undefined;
     const entry = value as Entry;
     try {
@@ -367,17 +394,30 @@ export class CacheCore {
   }
 
   #refuse(name: string): void {
-    this.#refused.delete(name);
-    this.#refused.set(name, Date.now() + this.#stale);
-    if (this.#refused.size > this.#most) this.#refused.delete(this.#refused.keys().next().value as string);
+    const until = Math.max(REFUSED.get(name) ?? 0, Date.now() + this.#stale);
+    REFUSED.delete(name);
+    REFUSED.set(name, until);
+    if (REFUSED.size > refusedMost) REFUSED.delete(REFUSED.keys().next().value as string);
   }
 
   #isRefused(name: string): boolean {
-    const until = this.#refused.get(name);
+    const until = REFUSED.get(name);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
-    this.#refused.delete(name);
+    REFUSED.delete(name);
     return false;
+  }
+
+  /**
+   * Gives back this process's claim on `name`'s refresh, whatever the breaker says: a claim kept holds the fleet's
+   * other processes off the code for `CLAIM_MS`. A store that fails to has nothing else to lose.
+   */
+  #giveBack(name: string): void {
+    const { release } = this.#store;
+    if (release)
+      void Promise.resolve()
+        .then(() => release.call(this.#store, name))
+        .then(noop, noop);
   }
 
   /** Whether the breaker skips the store now. */
@@ -401,7 +441,7 @@ export class CacheCore {
     const trial = this.#openUntil !== 0;
     this.#trying = trial;
     try {
-      const ms = Math.min(STORE_TIMEOUT_MS, ends - performance.now());
+      const ms = Math.max(0, Math.min(STORE_TIMEOUT_MS, ends - performance.now()));
       const value = await bounded(Promise.resolve().then(operation), ms, signal);
       if (trial) {
         this.#openUntil = 0;
@@ -461,6 +501,8 @@ function transient(error: unknown): boolean {
   if (!(error instanceof APIError) || error instanceof InvalidPurchaseCodeError) return false;
   return error.status >= 500 || error.status === 429;
 }
+
+function noop(): void {}
 
 /** The caller's own end, if it has come: its abort, or its deadline passed. */
 function left(caller: Caller, ends: number): unknown {

@@ -180,6 +180,68 @@ describe('a refused code stays refused, whatever the store does (item 12)', () =
     await expect(client.purchases.validate(CODE)).rejects.toMatchObject({ status: 503 });
   });
 
+  it('a store that says another process is refreshing the code: a refused code is still asked, not read', async () => {
+    // Before: the wait on the claim read the store's entry (its delete did nothing) and answered it as a hit.
+    let claims = 0;
+    const { store } = mapStore({ delete: () => {}, claim: () => claims++ === 0 });
+    const client = catalog({ cache: { ttl: HOUR, staleIfError: 3 * DAY, store } });
+    await client.purchases.validate(CODE);
+    api.store.refundPurchase(CODE);
+    await expect(client.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    await expect(client.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(validations()).toBe(3);
+  });
+
+  it('a refusal that lands while another caller reads the store: that entry answers nothing, not even stale', async () => {
+    // A reads a stale entry slowly; meanwhile B's request is refused; then A's own request fails (503). Before: A
+    // answered the entry it had read, 'stale', for a code the server had just refused.
+    let slow = 0;
+    const { store, kept } = mapStore();
+    const { get } = store;
+    // The value is taken at once, and delivered late (a slow network back from the store).
+    store.get = async (key) => {
+      const value = get(key);
+      await new Promise((resolve) => setTimeout(resolve, slow));
+      return value;
+    };
+    const client = catalog({ cache: { ttl: 1, staleIfError: 3 * DAY, store } });
+    await client.purchases.validate(CODE);
+    expect(kept.size).toBe(1);
+    slow = 300;
+    const a = timed(client.purchases.validate(CODE));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    api.store.refundPurchase(CODE);
+    await expect(client.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    expect((await a).error).toMatchObject({ status: 503 });
+    expect(client.cache?.stale).toBe(0);
+  });
+
+  it('every client of the process remembers a refusal: another client on the same store does not answer it', async () => {
+    const { store } = mapStore({
+      delete: () => {
+        throw new Error('delete refused by the store');
+      },
+    });
+    const first = catalog({ cache: { ttl: HOUR, staleIfError: 3 * DAY, store } });
+    const second = catalog({ cache: { ttl: HOUR, staleIfError: 3 * DAY, store } });
+    await first.purchases.validate(CODE);
+    api.store.refundPurchase(CODE);
+    await expect(first.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    // Before: the second client read the entry the failed delete left, and answered it as a hit.
+    await expect(second.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    api.faults.set({ failureRate: 1, failureStatuses: [503] });
+    await expect(second.purchases.validate(CODE)).rejects.toMatchObject({ status: 503 });
+    expect(second.cache).toMatchObject({ hits: 0, stale: 0 });
+    expect(validations()).toBe(4);
+  });
+
   it('a code the server accepts again is cached again (the refusal is forgotten)', async () => {
     const client = catalog();
     api.store.refundPurchase(CODE);

@@ -4,15 +4,16 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  APIUserAbortError,
   type CacheStore,
   CatalogClient,
-  InternalServerError,
   InvalidPurchaseCodeError,
   type Logger,
 } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
 import { useRedis } from '../helpers/redis.js';
+import { describeRun, killAll, spawnChild } from './children.js';
 
 const CATALOG_KEY = 'ck-cache-fleet-key';
 const HOUR = 3_600_000;
@@ -23,6 +24,7 @@ beforeAll(async () => {
   server = await listen(api, { port: 0 });
 });
 afterAll(async () => {
+  killAll();
   await server?.close();
 });
 
@@ -53,6 +55,17 @@ async function process_() {
     logLevel: 'off',
     cache: { ttl: HOUR, store: redisStore(await connect()) },
   });
+}
+
+/** Settles `promise` and says how, and after how many ms. */
+async function timed<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const started = performance.now();
+  try {
+    const value = await promise;
+    return { ms: performance.now() - started, value };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
 }
 
 const validations = () => api.requests.filter((r) => r.url.endsWith('/purchases/validation')).length;
@@ -191,12 +204,28 @@ describe('a purchase cache shared through redisStore', () => {
       failureStatuses: [503],
       match: (r) => r.url.endsWith('/purchases/validation'),
     });
-    const b = new CatalogClient({
-      ...common,
-      cache: { ttl: 1, staleIfError: HOUR, store: redisStore(await connect()) },
+    // A real process: every client of this one remembers the refusal, whatever Redis holds. Its cache takes an
+    // entry as fresh for an hour, so the entry, had it stayed, would have answered the refunded code valid.
+    const b = spawnChild(
+      {
+        MODE: 'validate',
+        CACHE: '1',
+        BASE_URL: server.url,
+        API_KEY: CATALOG_KEY,
+        REDIS_URL: redis.url,
+        CODES: JSON.stringify([code]),
+        CALLS: '1',
+        PARALLEL: '1',
+      },
+      30_000,
+    );
+    const run = await b.done;
+    expect(run.result, describeRun(run)).toMatchObject({
+      succeeded: 0,
+      failed: 1,
+      errors: { InternalServerError: 1 },
     });
-    await expect(b.purchases.validate(code)).rejects.toBeInstanceOf(InternalServerError);
-  }, 20_000);
+  }, 90_000);
 
   it('{ cache: false } asks the server whatever another process has claimed', async () => {
     const [a, b] = await Promise.all([process_(), process_()]);
@@ -204,4 +233,84 @@ describe('a purchase cache shared through redisStore', () => {
     await Promise.all([a.purchases.validate(code), b.purchases.validate(code, { cache: false })]);
     expect(validations()).toBe(2);
   });
+
+  it('a claim goes back even while the store is skipped: a failed write or delete holds no other process off for 3 s', async () => {
+    // Before: a failed write (or a refused code's failed delete) opened the store's breaker, and the claim's release,
+    // going through the breaker, was skipped: the claim held the code for 3 s, and another process waited it out.
+    const admin = await connect();
+    const claims = () => admin.keys('*:cache:claim:*');
+    const real = redisStore(await connect());
+    const failing = (what: 'set' | 'delete'): CacheStore => ({
+      ...real,
+      [what]: () => {
+        throw new Error(`${what} refused by the store`);
+      },
+    });
+    const [valid, refunded] = codes() as [string, string];
+    const quiet = { siteUrl: server.url, apiKey: CATALOG_KEY, logLevel: 'off', maxRetries: 0 } as const;
+    const writer = new CatalogClient({ ...quiet, cache: { ttl: HOUR, store: failing('set') } });
+    expect((await writer.purchases.validate(valid).withResponse()).cache).toBe('miss');
+    await expect.poll(claims, { timeout: 500 }).toEqual([]);
+    const other = await process_();
+    const next = await timed(other.purchases.validate(valid).withResponse());
+    expect(next.value?.cache).toBe('miss');
+    expect(next.ms).toBeLessThan(1_500);
+
+    await admin.flushAll();
+    api.store.refundPurchase(refunded, CATALOG_KEY);
+    const deleter = new CatalogClient({ ...quiet, cache: { ttl: HOUR, store: failing('delete') } });
+    await expect(deleter.purchases.validate(refunded)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    await expect.poll(claims, { timeout: 500 }).toEqual([]);
+  }, 20_000);
+
+  it('a claim that lands after its caller has gone is given back at once', async () => {
+    // The claim's command reaches Redis 100 ms late; the only caller aborts at 20 ms. Before: the claim, taken after
+    // the flight had stopped waiting for it, stayed for its 3 s.
+    const admin = await connect();
+    const real = redisStore(await connect());
+    let landed = false;
+    const late: CacheStore = {
+      ...real,
+      claim: async (key, ttlMs) => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const mine = await real.claim?.(key, ttlMs);
+        landed = mine === true;
+        return mine;
+      },
+    };
+    const client = new CatalogClient({
+      siteUrl: server.url,
+      apiKey: CATALOG_KEY,
+      logLevel: 'off',
+      cache: { ttl: HOUR, store: late },
+    });
+    const stop = new AbortController();
+    const call = client.purchases.validate(codes()[0] as string, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 20);
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    await expect.poll(() => landed, { timeout: 1_000 }).toBe(true);
+    await expect.poll(() => admin.keys('*:cache:claim:*'), { timeout: 500 }).toEqual([]);
+    expect(validations()).toBe(0);
+  }, 20_000);
+
+  it('a caller that aborts leaves its joiners on the fleet’s answer: one request for the fleet', async () => {
+    // Process A asks the server (600 ms); in process B, F starts the flight that waits on A's claim, J joins it, and
+    // F aborts. Before: the flight read the store with F's aborted signal, never saw A's entry, and asked again.
+    api.faults.set({ latencyMs: 600, match: (r) => r.url.endsWith('/purchases/validation') });
+    const [a, b] = await Promise.all([process_(), process_()]);
+    const code = codes()[0] as string;
+    const first = a.purchases.validate(code).withResponse();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const leaving = new AbortController();
+    const f = timed(b.purchases.validate(code, { signal: leaving.signal }));
+    const j = timed(b.purchases.validate(code).withResponse());
+    setTimeout(() => leaving.abort(), 50);
+    expect((await f).error).toBeInstanceOf(APIUserAbortError);
+    expect((await first).cache).toBe('miss');
+    const joined = await j;
+    expect(joined.value?.cache).toBe('hit');
+    expect(joined.value?.data.purchase_code).toBe(code);
+    expect(joined.ms).toBeLessThan(1_000);
+    expect(validations()).toBe(1);
+  }, 20_000);
 });
