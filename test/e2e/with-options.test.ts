@@ -85,6 +85,27 @@ describe('ManagementClient.withOptions', () => {
     expect(ManagementClient.name).toBe('ManagementClient');
   });
 
+  it('an override given as undefined is not given: the parent’s key, URL and settings stay, not the env’s', async () => {
+    // Before: `{ apiKey: undefined }` replaced the key with CONTENT_PLATFORM_MANAGEMENT_API_KEY (another workspace),
+    // `{ baseUrl: undefined }` the URL with CONTENT_PLATFORM_BASE_URL, and `{ maxRetries: undefined }` the parent's
+    // 0 with the default 2.
+    vi.stubEnv('CONTENT_PLATFORM_MANAGEMENT_API_KEY', 'env-workspace-key');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
+    msw.use(http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ message: 'busy' }, { status: 503 })));
+    const base = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET, maxRetries: 0, logLevel: 'off' });
+    const config: { apiKey?: string; baseUrl?: string; maxRetries?: number } = {};
+    const derived = base.withOptions({
+      apiKey: config.apiKey,
+      baseUrl: config.baseUrl,
+      maxRetries: config.maxRetries,
+    });
+    expect((await failure(derived.pixels.get(1))).name).toBe('InternalServerError');
+    expect(msw.captured.map((c) => [c.method, c.url, c.headers.authorization])).toEqual([
+      ['GET', `${ROOT}/pixels/1`, `Bearer ${SECRET}`],
+    ]);
+    vi.unstubAllEnvs();
+  });
+
   it('checks the merged options like a constructor does', () => {
     const base = new ManagementClient({ baseUrl: BASE_URL, apiKey: SECRET });
     expect(() => base.withOptions({ timeout: -1 })).toThrow(InvalidParamsError);
@@ -104,5 +125,17 @@ describe('CatalogClient.withOptions', () => {
       [`${SITE}/api/items/all?api_key=cat-key`, 'audit'],
       [`${SITE}/api/items/all?api_key=cat-key`, undefined],
     ]);
+  });
+
+  it('an override given as undefined keeps the parent’s key and site', async () => {
+    vi.stubEnv('CONTENT_PLATFORM_CATALOG_API_KEY', 'env-cat-key');
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://env-market.example.com');
+    msw.use(http.get(`${SITE}/api/items/all`, () => HttpResponse.json(ok('items', [anItem()]))));
+    const base = new CatalogClient({ siteUrl: SITE, apiKey: 'cat-key', logLevel: 'off' });
+    await base.withOptions({ apiKey: undefined, siteUrl: undefined }).items.list();
+    expect(msw.captured.map((c) => [c.method, c.url])).toEqual([
+      ['GET', `${SITE}/api/items/all?api_key=cat-key`],
+    ]);
+    vi.unstubAllEnvs();
   });
 });

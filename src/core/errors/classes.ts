@@ -504,8 +504,11 @@ function given(error: object, fields: Record<string, unknown>): void {
     });
 }
 
-/** `fields` without those that are undefined: what `toJSON()` and `util.inspect` show. */
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
+/**
+ * `fields` without those that are undefined: what `toJSON()` and `util.inspect` show, and the overrides a derived
+ * client takes over its parent's options.
+ */
+export function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 

@@ -3,6 +3,7 @@ import { VERSION } from '../../version.js';
 import {
   type ClientSetup,
   checkKeys,
+  defined,
   InvalidParamsError,
   isGiven,
   kindOf,
@@ -517,7 +518,7 @@ function userAgent(app: AppInfo | undefined): string {
 /**
  * The options of a derived client: `overrides` over `base`, key by key, except `headers` (merged, an override
  * wins per header) and `hooks` (each list appended after the base's, so a derived client keeps its parent's hooks).
- * `null` or `undefined` overrides are none.
+ * `null` or `undefined` overrides are none, and so is a key given as `undefined` (the parent's stays).
  * @throws {InvalidParamsError} `overrides` is not an object (`where` names the method, e.g.
  * `ManagementClient.withOptions`).
  */
@@ -527,7 +528,8 @@ export function mergeOptions<T extends ClientOptions>(
   where: string,
 ): T {
   if (!isGiven(overrides, where)) return { ...base };
-  const merged: T = { ...base, ...overrides };
+  // A key given as `undefined` is not given: the parent's key, URL or setting stays (not the env's or the default).
+  const merged = { ...base, ...defined(overrides as Record<string, unknown>) } as T;
   if (base.headers || overrides.headers)
     merged.headers = {
       ...headerRecord(base.headers, 'headers'),
