@@ -136,17 +136,21 @@ function instruments(meter: Meter): Instruments {
  *   `traceparent` from the registered propagator.
  *
  * With no OpenTelemetry SDK registered, the API's no-op tracer and meter make this cost next to nothing.
+ * @param options `null` or left out: the global providers, with propagation.
+ * @throws {TypeError} options that are not an object, an unknown option, a provider without its method, or a
+ * `propagate` that is not a boolean (this entry carries none of the SDK's code, its error classes included).
  * @example
  * import { openTelemetry } from 'content-platform-sdk/otel';
  * const mgmt = new ManagementClient({ baseUrl, apiKey, telemetry: openTelemetry() });
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(
-      'openTelemetry(options): options must be an object { tracerProvider?, meterProvider?, propagate? }.',
-    );
-  }
-  const { tracerProvider, meterProvider, propagate = true } = options;
+export function openTelemetry(options?: OpenTelemetryOptions | null): Telemetry {
+  const {
+    tracerProvider,
+    meterProvider,
+    propagate = true,
+  } = checked(options, 'openTelemetry', ['tracerProvider', 'meterProvider', 'propagate']);
+  if (typeof propagate !== 'boolean')
+    throw new TypeError(`openTelemetry(options): propagate must be true or false; got ${typeof propagate}.`);
   for (const [name, value, method] of [
     ['tracerProvider', tracerProvider, 'getTracer'],
     ['meterProvider', meterProvider, 'getMeter'],
@@ -432,10 +436,15 @@ export interface UndiciRedactionConfig {
  * import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
  * import { undiciInstrumentationConfig } from 'content-platform-sdk/otel';
  * registerInstrumentations({ instrumentations: [new UndiciInstrumentation(undiciInstrumentationConfig())] });
+ * @throws {TypeError} options that are not an object, an unknown option, or a `startSpanHook` that is not a function.
  */
-export function undiciInstrumentationConfig(options: UndiciRedactionOptions = {}): UndiciRedactionConfig {
+export function undiciInstrumentationConfig(options?: UndiciRedactionOptions | null): UndiciRedactionConfig {
+  const own = checked(options, 'undiciInstrumentationConfig', ['startSpanHook']).startSpanHook;
+  if (own !== undefined && typeof own !== 'function')
+    throw new TypeError(
+      `undiciInstrumentationConfig(options): startSpanHook must be a function; got ${typeof own}.`,
+    );
   undiciPropagates = true;
-  const own = options.startSpanHook;
   return {
     startSpanHook: (request) => {
       const attributes: Attributes = { ...(own?.(request) ?? {}) };
@@ -447,6 +456,30 @@ export function undiciInstrumentationConfig(options: UndiciRedactionOptions = {}
       return attributes;
     },
   };
+}
+
+/**
+ * `options` as an object (`null` or `undefined`: none), every key one of `known`: a typo (`propogate`) would
+ * otherwise leave its default in place without a word.
+ * @throws {TypeError} naming `where` and the first unknown key, or what `options` is when it is not an object.
+ */
+function checked<T extends object>(
+  options: T | null | undefined,
+  where: string,
+  known: readonly string[],
+): T {
+  if (options == null) return {} as T;
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new TypeError(
+      `${where}(options): options must be an object { ${known.map((key) => `${key}?`).join(', ')} }; got ${Array.isArray(options) ? 'an array' : typeof options}.`,
+    );
+  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    // A name is shown only when it looks like one: a pasted value could be a secret.
+    const shown = /^[\w$-]{1,40}$/.test(unknown) ? JSON.stringify(unknown) : '(name not shown)';
+    throw new TypeError(`${where}(options): unknown option ${shown}; the options are ${known.join(', ')}.`);
+  }
+  return options;
 }
 
 export type { ApiName, Telemetry };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bounded } from '../catalog/cache-core.js';
+import { kindOf } from '../core/errors/index.js';
 
 /**
  * What the store needs of a node-redis client (`redis` ≥ 5: `createClient(…)`, or `createCluster(…)`; connected or
@@ -86,11 +87,11 @@ export type RunScript = (script: string, keys: string[], args: string[]) => Prom
  * without awaiting `connect()` joins the fleet from its first call when Redis is up.
  */
 export function scriptRunner(client: RedisClientLike, timeoutMs: number): RunScript {
-  const node = typeof (client as Partial<NodeRedisLike>).evalSha === 'function';
-  const io = typeof (client as Partial<IoRedisLike>).evalsha === 'function';
+  const node = typeof (client as Partial<NodeRedisLike> | null)?.evalSha === 'function';
+  const io = typeof (client as Partial<IoRedisLike> | null)?.evalsha === 'function';
   if (!node && !io) {
     throw new TypeError(
-      'redisStore needs a node-redis (createClient, createCluster) or ioredis (Redis, Cluster) client: it has neither evalSha nor evalsha.',
+      `redisStore needs a node-redis (createClient, createCluster) or ioredis (Redis, Cluster) client: ${client !== null && typeof client === 'object' ? 'it has neither evalSha nor evalsha' : `got ${kindOf(client)}`}.`,
     );
   }
   const shas = new Map<string, string>();

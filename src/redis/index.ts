@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { CacheStore } from '../catalog/index.js';
-import { InvalidParamsError } from '../core/errors/index.js';
+import { checkKeys, InvalidParamsError } from '../core/errors/index.js';
 import type { RateLimitStore } from '../core/throttle/index.js';
 import { type RedisClientLike, scriptRunner, stateName } from './client.js';
 import { FleetThrottle } from './fleet.js';
@@ -39,7 +39,9 @@ export interface RedisStoreOptions {
  * connected, or not yet: until it is, calls fall back (its first connection is waited for within `timeoutMs`). The
  * store only runs scripts on it. Turn its offline queue off (node-redis `disableOfflineQueue: true`, ioredis
  * `enableOfflineQueue: false`): a queued script the store gave up on would still run when Redis is back.
- * @throws {InvalidParamsError} for a client that is neither, an empty `prefix` or a bad `timeoutMs`.
+ * @param options `null` or left out: the defaults.
+ * @throws {InvalidParamsError} for a client that is neither, an empty `prefix`, a bad `timeoutMs`, an unknown option
+ * (`redisStore: unknown option "prefx"; did you mean prefix?`) or options that are not an object.
  * @example
  * import { createClient } from 'redis';
  * import { redisStore } from 'content-platform-sdk/redis';
@@ -51,9 +53,10 @@ export interface RedisStoreOptions {
  */
 export function redisStore(
   client: RedisClientLike,
-  options: RedisStoreOptions = {},
+  options?: RedisStoreOptions | null,
 ): RateLimitStore & CacheStore {
-  const { prefix = 'content-platform-sdk', timeoutMs = 500 } = options;
+  checkKeys(options, ['prefix', 'timeoutMs'], 'redisStore');
+  const { prefix = 'content-platform-sdk', timeoutMs = 500 } = options ?? {};
   if (typeof prefix !== 'string' || prefix === '') {
     throw new InvalidParamsError('redisStore: prefix must be a non-empty string.', 'prefix');
   }
