@@ -23,12 +23,10 @@ export interface Settings {
 }
 
 /**
- * Checks a job's options.
- * @throws {InvalidParamsError} naming the option.
+ * Checks a job's options (`null` or `undefined`: none, as on every other method).
+ * @throws {InvalidParamsError} naming the option, or saying what the options are when they are not an object.
  */
-export function settings(options: BulkOptions | undefined, where: string): Settings {
-  if (options !== undefined && (typeof options !== 'object' || options === null))
-    throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
+export function settings(options: BulkOptions | null | undefined, where: string): Settings {
   checkKeys(options, OPTIONS, where);
   const { concurrency = 4, attempts = 5, signal, onProgress, request } = options ?? {};
   const whole = (value: number, name: string, most: number) => {
@@ -43,18 +41,13 @@ export function settings(options: BulkOptions | undefined, where: string): Setti
     throw new InvalidParamsError(`${where}: signal must be an AbortSignal.`, 'signal');
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new InvalidParamsError(`${where}: onProgress must be a function.`, 'onProgress');
-  if (request !== undefined && (typeof request !== 'object' || request === null || 'signal' in request))
-    throw new InvalidParamsError(
-      `${where}: request must be an object of request options, without signal (give the job's own).`,
-      'request',
-    );
   checkRequest(request, where);
   return {
     concurrency: whole(concurrency, 'concurrency', 64),
     attempts: whole(attempts, 'attempts', 20),
     signal,
     onProgress,
-    request,
+    request: request ?? undefined,
     stopped: false,
   };
 }
@@ -78,10 +71,16 @@ export const REQUEST_OPTIONS = [
 ] as const;
 
 /**
- * Checks the keys of a job's `request` options up front: an unknown one would otherwise fail every row alike.
- * @throws {InvalidParamsError} naming it (`pixels.createMany: request: unknown option "timout"; did you mean timeout?`).
+ * Checks a job's `request`: the options each of its calls takes (`null` or `undefined`: none), every key one of
+ * `REQUEST_OPTIONS` but `signal` (the job's own ends every call). Their values are the calls' to check.
+ * @throws {InvalidParamsError} `request` is not an object, holds a `signal`, or an unknown key.
  */
 export function checkRequest(request: unknown, where: string): void {
+  if (request != null && (typeof request !== 'object' || 'signal' in request))
+    throw new InvalidParamsError(
+      `${where}: request must be an object of request options, without signal (give the job's own).`,
+      'request',
+    );
   checkKeys(request, REQUEST_OPTIONS, `${where}: request`);
 }
 

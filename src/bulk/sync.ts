@@ -25,13 +25,12 @@ const SHOWN = 50;
 export async function sync<T extends Named, Row extends NamedRow>(
   set: RecordSet<T, Row>,
   given: readonly Row[],
-  options: SyncOptions<T> = {},
+  givenOptions?: SyncOptions<T> | null,
 ): Promise<SyncPlan<T, Row>> {
   const where = `${set.kind}.sync`;
   const desired = rowsOf(given, where, 'desired') as readonly Row[];
-  if (typeof options !== 'object' || options === null)
-    throw new InvalidParamsError(`${where}: options must be an object.`, 'options');
-  checkKeys(options, ['prune', 'request', 'signal'], where);
+  checkKeys(givenOptions, ['prune', 'request', 'signal'], where);
+  const options = givenOptions ?? {};
   checkRequest(options.request, where);
   const { prune } = options;
   if (prune !== undefined && typeof prune !== 'boolean' && typeof prune !== 'function')

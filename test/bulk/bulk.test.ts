@@ -229,6 +229,48 @@ describe('createMany and its options, as a user gets them wrong', () => {
     expect(api.store.pixels(KEY).length).toBe(stored);
   });
 
+  it('null options are none, as on every other method; options that are not an object say what they got', async () => {
+    const { api, mgmt, sent } = await live({ seed: false });
+    const checks = new CatalogClient({
+      siteUrl: (await live()).url,
+      apiKey: SEED_CATALOG_KEYS[0],
+      logLevel: 'off',
+    });
+    // Before: each of these was refused ("options must be an object.").
+    expect((await mgmt.pixels.createMany(rows(1, 'Null'), null as never)).created).toBe(1);
+    expect((await mgmt.pixels.createMany(rows(1, 'NullRequest'), { request: null as never })).created).toBe(
+      1,
+    );
+    const plan = await mgmt.pixels.sync(rows(1, 'NullSync'), null as never);
+    expect((await plan.apply(null as never)).created).toBe(1);
+    expect((await checks.purchases.validateMany([SEED_PURCHASE_CODES.supported], null as never)).valid).toBe(
+      1,
+    );
+    expect(Object.keys(stored(api, 'Null')).sort()).toEqual(['Null 0', 'NullRequest 0', 'NullSync 0']);
+    const from = sent().length;
+    const refusal = (job: Promise<unknown>) =>
+      job.then(
+        () => undefined,
+        (error: Error) => [error.constructor, error.message],
+      );
+    expect(await refusal(mgmt.pixels.createMany(rows(1), 's' as never))).toEqual([
+      InvalidParamsError,
+      'pixels.createMany: the options must be an object; got a string.',
+    ]);
+    expect(await refusal(mgmt.pixels.sync(rows(1), [] as never))).toEqual([
+      InvalidParamsError,
+      'pixels.sync: the options must be an object; got an array.',
+    ]);
+    // sync's listing takes the job's own signal, as every job's calls do: one in `request` is refused there too.
+    expect(
+      await refusal(mgmt.pixels.sync(rows(1), { request: { signal: AbortSignal.timeout(1_000) } } as never)),
+    ).toEqual([
+      InvalidParamsError,
+      "pixels.sync: request must be an object of request options, without signal (give the job's own).",
+    ]);
+    expect(sent(from)).toEqual([]);
+  });
+
   it('an unknown option is refused, naming the nearest option, else the options', async () => {
     const { mgmt } = await live({ seed: false });
     await expect(mgmt.pixels.createMany(rows(1), { concurency: 2 } as never)).rejects.toThrow(
