@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../core/errors/index.js';
+import { InvalidParamsError, shown } from '../core/errors/index.js';
 import type { WithResponse } from '../core/transport/index.js';
 import type { CacheCore } from './cache-core.js';
 import type {
@@ -41,7 +41,7 @@ export class PurchaseCache {
     const most = options.maxEntries ?? 10_000;
     if (!Number.isInteger(most) || most < 1) {
       throw new InvalidParamsError(
-        `cache.maxEntries must be a whole number above 0; got ${String(most)}.`,
+        `cache.maxEntries must be a whole number above 0; got ${shown(most)}.`,
         'cache',
       );
     }
@@ -90,7 +90,7 @@ function isStore(value: unknown): value is CacheStore {
 function duration(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new InvalidParamsError(
-      `${name} must be a positive number of milliseconds; got ${String(value)}.`,
+      `${name} must be a positive number of milliseconds; got ${shown(value)}.`,
       'cache',
     );
   }

@@ -1,5 +1,11 @@
 import type { BulkOptions, ValidateManyReport } from '../bulk/index.js';
-import { checkKeys, InvalidParamsError, maskCode, ResponseValidationError } from '../core/errors/index.js';
+import {
+  checkKeys,
+  InvalidParamsError,
+  maskCode,
+  ResponseValidationError,
+  shown,
+} from '../core/errors/index.js';
 import type {
   HttpClient,
   OperationTelemetry,
@@ -58,7 +64,7 @@ export class Purchases {
       const { cache, ...request } = options ?? {};
       if (cache !== undefined && cache !== false) {
         throw new InvalidParamsError(
-          `cache for one validation can only be false; got ${String(cache)}.`,
+          `cache for one validation can only be false; got ${shown(cache)}.`,
           'cache',
         );
       }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { checkKeys, InvalidParamsError } from '../core/errors/index.js';
+import { checkKeys, InvalidParamsError, shown } from '../core/errors/index.js';
 import { PIXEL_TYPES, type PixelType } from './pixel-types.js';
 
 // The real server silently replaces a bad list value by its default (a typo returns the wrong data), so
@@ -137,18 +137,12 @@ export function checkParams<S extends z.ZodMiniObject>(
   if (issue.code === 'unrecognized_keys') checkKeys(params, Object.keys(schema.shape), where, 'parameter');
   const name = issue.path[0];
   if (name === undefined) {
-    throw new InvalidParamsError(`${where}: the parameters must be an object; got ${show(params)}.`);
+    throw new InvalidParamsError(`${where}: the parameters must be an object; got ${shown(params)}.`);
   }
   const value = (params as Record<PropertyKey, unknown>)[name];
   const param = String(name);
   if (value === undefined) {
     throw new InvalidParamsError(`${where}: ${param} is required: ${issue.message}.`, param);
   }
-  throw new InvalidParamsError(`${where}: ${param} must be ${issue.message}; got ${show(value)}.`, param);
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
+  throw new InvalidParamsError(`${where}: ${param} must be ${issue.message}; got ${shown(value)}.`, param);
 }

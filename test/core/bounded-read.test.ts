@@ -50,7 +50,7 @@ describe('maxResponseBytes', () => {
     expect(error).toBeInstanceOf(errors.InvalidParamsError);
     expect(error).toMatchObject({ param: 'maxResponseBytes' });
     expect((error as Error).message).toBe(
-      `maxResponseBytes must be a whole number of bytes above 0; got ${String(bad)}.`,
+      `maxResponseBytes must be a whole number of bytes above 0; got ${typeof bad === 'string' ? `"${bad}"` : String(bad)}.`,
     );
   });
 

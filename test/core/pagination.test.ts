@@ -250,7 +250,7 @@ describe('PagePromise', () => {
       expect(error).toBeInstanceOf(InvalidParamsError);
       expect(error).toMatchObject({
         param: 'limit',
-        message: `toArray: limit must be a positive integer, got ${limit}.`,
+        message: `toArray: limit must be a positive integer, got ${typeof limit === 'string' ? `"${limit}"` : limit}.`,
       });
       expect(asked).toEqual([1]);
     }

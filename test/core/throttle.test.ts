@@ -484,7 +484,7 @@ describe('rateLimit option', () => {
   });
 
   it.each([
-    [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got boolean.'],
+    [true, 'rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got true.'],
     [{ maxConcurent: 2 }, 'rateLimit: unknown option "maxConcurent"; did you mean maxConcurrent?'],
     [
       { maxConcurrent: 0 },

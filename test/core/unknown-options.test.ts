@@ -538,6 +538,74 @@ describe('list walks and bulk jobs', () => {
   });
 });
 
+describe('a key or a purchase code pasted where a value goes', () => {
+  it('is never shown by the error: a string past 16 characters shows its last four', async () => {
+    // Before: each message quoted the value whole ("logLevel must be one of …; got \"<the key>\"").
+    const { server, common, mgmt, catalog } = setup();
+    const key = server.keys.management[0] as string;
+    const catalogKey = server.keys.catalog[0] as string;
+    const code = SEED_PURCHASE_CODES.supported;
+    const build = (options: object) => () =>
+      new ManagementClient({ baseUrl: ORIGIN, apiKey: key, ...common, ...options } as never);
+    const cases: [() => unknown, string, string][] = [
+      [
+        build({ logLevel: key }),
+        key,
+        `logLevel must be one of off, error, warn, info, debug; got "***${key.slice(-4)}".`,
+      ],
+      [
+        build({ timeout: key }),
+        key,
+        `timeout must be a positive number of milliseconds; got "***${key.slice(-4)}".`,
+      ],
+      [
+        build({ maxRetries: key }),
+        key,
+        `maxRetries must be a whole number from 0 to 10; got "***${key.slice(-4)}".`,
+      ],
+      [
+        build({ rateLimit: { maxConcurrent: key } }),
+        key,
+        `rateLimit.maxConcurrent must be a whole number from 1 to 1000000, or Infinity (no cap); got "***${key.slice(-4)}".`,
+      ],
+      [
+        () => mgmt.pixels.get(key),
+        key,
+        `id must be a positive whole number (such as 42 or '42'); got "***${key.slice(-4)}".`,
+      ],
+      [
+        () => mgmt.pixels.get(1, { timeout: key as never }),
+        key,
+        `timeout must be a positive number of milliseconds; got "***${key.slice(-4)}".`,
+      ],
+      [() => mgmt.pixels.list({ per_page: key as never }), key, `pixels.list: per_page must be`],
+      [
+        () => mgmt.pixels.list().toArray({ limit: key as never }),
+        key,
+        `toArray: limit must be a positive integer, got "***${key.slice(-4)}".`,
+      ],
+      [
+        () => catalog.items.get(code),
+        code,
+        `itemId must be a positive whole number (such as 42 or '42'); got "***${code.slice(-4)}".`,
+      ],
+      [() => catalog.items.get(catalogKey), catalogKey, `got "***${catalogKey.slice(-4)}".`],
+    ];
+    for (const [call, secret, message] of cases) {
+      const error = await failure(call);
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect(error.message).toContain(message);
+      expect(leakSurface(error)).not.toContain(secret);
+    }
+    // Nothing was sent but the walk's first page (toArray checks its limit once the walk has begun).
+    expect(server.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['GET /api/v1/pixels']);
+    // A short value is still shown whole: it helps, and a secret is longer.
+    expect((await failure(build({ timeout: '5000' }))).message).toBe(
+      'timeout must be a positive number of milliseconds; got "5000".',
+    );
+  });
+});
+
 describe('types: an unknown key in a literal is a compile error', () => {
   it('the runtime lists are the types’ keys', () => {
     expectTypeOf<(typeof CLIENT_OPTIONS)[number]>().toEqualTypeOf<keyof ClientOptions>();

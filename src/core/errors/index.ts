@@ -33,7 +33,7 @@ export {
   validationError,
 } from './answer-errors.js';
 export * from './classes.js';
-export { checkKeys, isGiven, kindOf, nearest } from './known-keys.js';
+export { checkKeys, isGiven, kindOf, nearest, shown } from './known-keys.js';
 export {
   escapeControls,
   maskCode,

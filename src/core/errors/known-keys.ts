@@ -1,4 +1,5 @@
 import { InvalidParamsError } from './classes.js';
+import { maskCode } from './redact.js';
 
 /**
  * Refuses a key of `given` that is not in `known` (an options or params object): left unread, a typo would silently
@@ -35,6 +36,18 @@ export function isGiven(given: unknown, where: string, noun = 'option'): given i
   if (typeof given !== 'object' || Array.isArray(given))
     throw new InvalidParamsError(`${where}: the ${noun}s must be an object; got ${kindOf(given)}.`);
   return true;
+}
+
+/**
+ * A value as a message shows it: a string JSON-quoted (`"5000"` is not `5000`), and past 16 characters masked to its
+ * last four (`"***0001"`: a key or a purchase code pasted in the wrong place); a number, boolean or `undefined` as
+ * it is (`-0` too); anything else by its kind, never its contents.
+ */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 16 ? maskCode(value) : value);
+  if (Object.is(value, -0)) return '-0';
+  if (value === undefined || /^[nb]/.test(typeof value)) return String(value);
+  return kindOf(value);
 }
 
 /** A value's kind for a message (`null`, `an array`, `a string`…), never the value itself (it may be a secret). */

@@ -1,4 +1,4 @@
-import { ContentPlatformError, checkKeys, InvalidParamsError } from '../errors/index.js';
+import { ContentPlatformError, checkKeys, InvalidParamsError, shown } from '../errors/index.js';
 import { APIPromise, rejected } from '../transport/index.js';
 import { stalled } from './checks.js';
 import { type Identified, normalise, type PageMeta, type RawPage } from './meta.js';
@@ -169,7 +169,7 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
       checkKeys(options, ['limit', 'onProgress'], 'toArray');
       if (!Number.isSafeInteger(limit) || limit < 1)
         throw new InvalidParamsError(
-          `toArray: limit must be a positive integer, got ${String(limit)}.`,
+          `toArray: limit must be a positive integer, got ${shown(limit)}.`,
           'limit',
         );
     });

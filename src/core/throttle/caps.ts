@@ -1,4 +1,4 @@
-import { checkKeys, InvalidParamsError } from '../errors/index.js';
+import { checkKeys, InvalidParamsError, shown } from '../errors/index.js';
 import type { RateLimitStore } from './fleet.js';
 
 /**
@@ -34,7 +34,7 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
   if (value === false) return false;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidParamsError(
-      `rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got ${typeof value === 'object' ? String(value) : typeof value}.`,
+      `rateLimit must be false or { maxConcurrent?, requestsPerMinute?, store? }; got ${shown(value)}.`,
       'rateLimit',
     );
   }
@@ -58,7 +58,7 @@ export function rateLimitOption(value: unknown): RateLimitOptions | false {
     }
     if (!Number.isInteger(cap) || (cap as number) < 1 || (cap as number) > 1_000_000) {
       throw new InvalidParamsError(
-        `rateLimit.${name} must be a whole number from 1 to 1000000, or Infinity (no cap); got ${String(cap)}.`,
+        `rateLimit.${name} must be a whole number from 1 to 1000000, or Infinity (no cap); got ${shown(cap)}.`,
         'rateLimit',
       );
     }

@@ -9,6 +9,7 @@ import {
   kindOf,
   redactUrl,
   scrubber,
+  shown,
 } from '../errors/index.js';
 import { type RateLimitOptions, rateLimitOption } from '../throttle/index.js';
 import { consoleLogger, type Logger, type LogLevel, quietly } from './log.js';
@@ -279,7 +280,7 @@ export function resolveOptions(
   const url = givenUrl ?? env(kind.urlEnv);
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new InvalidParamsError(
-      `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}.`,
+      `logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${shown(options.logLevel)}.`,
       'logLevel',
     );
   }
@@ -618,7 +619,7 @@ export function retryAfterCap(value: number): number {
 export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
     throw new InvalidParamsError(
-      `${name} must be a positive number of milliseconds; got ${String(value)}.`,
+      `${name} must be a positive number of milliseconds; got ${shown(value)}.`,
       name,
     );
   }
@@ -632,7 +633,7 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export function byteCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
     throw new InvalidParamsError(
-      `${name} must be a whole number of bytes above 0; got ${String(value)}.`,
+      `${name} must be a whole number of bytes above 0; got ${shown(value)}.`,
       name,
     );
   }
@@ -642,7 +643,7 @@ export function byteCount(value: number, name: string): number {
 /** Checks a retry count: a whole number from 0 to 10. */
 export function retryCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0 || value > 10) {
-    throw new InvalidParamsError(`${name} must be a whole number from 0 to 10; got ${String(value)}.`, name);
+    throw new InvalidParamsError(`${name} must be a whole number from 0 to 10; got ${shown(value)}.`, name);
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { InvalidParamsError, ResponseValidationError } from '../errors/index.js';
+import { InvalidParamsError, ResponseValidationError, shown } from '../errors/index.js';
 
 /** An identifier of a pixel, domain or item: a whole number, or its decimal string. */
 export type Id = number | string;
@@ -12,17 +12,9 @@ export function checkId(id: unknown, name = 'id'): string {
   if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return String(id);
   if (typeof id === 'string' && /^\d{1,15}$/.test(id) && /[1-9]/.test(id)) return id;
   throw new InvalidParamsError(
-    `${name} must be a positive whole number (such as 42 or '42'); got ${describe(id)}.`,
+    `${name} must be a positive whole number (such as 42 or '42'); got ${shown(id)}.`,
     name,
   );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (Object.is(value, -0)) return '-0';
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
-    return String(value);
-  return value === null ? 'null' : typeof value;
 }
 
 /**

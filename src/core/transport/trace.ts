@@ -8,6 +8,7 @@ import {
   recordCall,
   redactUrl,
   type Scrub,
+  shown,
   timeoutError,
   withCodes,
 } from '../errors/index.js';
@@ -311,7 +312,7 @@ export function queues(rateLimit: unknown): boolean {
   if (rateLimit === undefined) return true;
   if (rateLimit === false) return false;
   throw new InvalidParamsError(
-    `rateLimit for one call can only be false (send it past the queue); got ${String(rateLimit)}.`,
+    `rateLimit for one call can only be false (send it past the queue); got ${shown(rateLimit)}.`,
     'rateLimit',
   );
 }
