@@ -598,7 +598,9 @@ describe('a key or a purchase code pasted where a value goes', () => {
       expect(leakSurface(error)).not.toContain(secret);
     }
     // Nothing was sent but the walk's first page (toArray checks its limit once the walk has begun).
-    expect(server.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['GET /api/v1/pixels']);
+    expect(server.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'GET /api/v1/pixels',
+    ]);
     // A short value is still shown whole: it helps, and a secret is longer.
     expect((await failure(build({ timeout: '5000' }))).message).toBe(
       'timeout must be a positive number of milliseconds; got "5000".',
