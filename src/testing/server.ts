@@ -1,6 +1,13 @@
 import { SEED_CATALOG_KEYS, SEED_PURCHASE_CODES } from './catalog/seed.js';
-import { droppedConnection, FaultController, type FaultSettings, type ScriptedFault } from './core/faults.js';
+import {
+  checkFaultSettings,
+  droppedConnection,
+  FaultController,
+  type FaultSettings,
+  type ScriptedFault,
+} from './core/faults.js';
 import { html, LOGIN_PAGE } from './core/html.js';
+import { aFunction, checkKeys, InvalidParamsError, oneOf, present, shown } from './core/options.js';
 import { RateLimiter, type ServerRateLimitOptions } from './core/rate-limit.js';
 import { hang, sleep } from './core/timing.js';
 import type { FetchHandler, Flavor, Locale } from './core/types.js';
@@ -8,7 +15,10 @@ import { SEED_MANAGEMENT_KEYS } from './management/seed.js';
 import { canned, dispatch } from './router.js';
 import { ReferenceStore, type SeedOptions } from './store.js';
 
-/** Options of {@link createReferenceServer}. */
+/**
+ * Options of {@link createReferenceServer}. An unknown key, or a value outside what a field's JSDoc allows, is refused
+ * with an `InvalidParamsError`; a field given as `undefined` or `null` takes its default.
+ */
 export interface ReferenceServerOptions {
   /** Wire shapes: `'laravel'` (default, as the real servers send them) or `'spec'`. */
   flavor?: Flavor;
@@ -16,26 +26,29 @@ export interface ReferenceServerOptions {
   locale?: Locale;
   /**
    * `true` (default) loads the seed, `false` starts empty (keys still valid), an object adds generated records and
-   * given ones (`records`, such as `await readSeedFile('rehearsal.ndjson')` returns) on top of it.
+   * given ones (`records`, such as `await readSeedFile('rehearsal.ndjson')` returns) on top of it: counts are whole
+   * numbers, 0 or more; `purchaseCodes` non-empty strings.
    */
   seed?: boolean | SeedOptions;
-  /** Management keys, one workspace each; the first two get the seeded records. */
+  /** Management keys (non-empty strings), one workspace each; the first two get the seeded records. */
   managementKeys?: readonly string[];
-  /** Catalog keys; the first owns the seeded account, items and purchases, the others own no items. */
+  /** Catalog keys (non-empty strings); the first owns the seeded account, items and purchases, the others own no items. */
   catalogKeys?: readonly string[];
   /**
    * A per-key limit, as the real servers enforce (60 or 120 a minute): every answer carries `X-RateLimit-Limit`
    * and `X-RateLimit-Remaining`, and a request over the limit gets a 429 with `Retry-After` and
-   * `X-RateLimit-Reset`. Default: no limit, and no rate-limit headers.
+   * `X-RateLimit-Reset`. `limit` is a whole number, 1 or more; `windowMs` a positive number. Default (or `false`): no
+   * limit, and no rate-limit headers.
    */
   rateLimit?: ServerRateLimitOptions | false;
-  /** Standing faults from the start (see `server.faults`). */
+  /** Standing faults from the start (see `server.faults`; checked as `faults.set` checks them). */
   faults?: FaultSettings;
   /** The clock for `created_at` / `updated_at` and rate-limit windows. */
   now?: () => Date;
   /**
    * The path the site lives under, e.g. `'/market'` for `https://example.com/market/api/…`; default `''` (the root).
-   * Requests outside it are 404, like a wrong base URL against the real site.
+   * Segments of letters, digits and `. _ ~ -` (not `.` or `..`); a trailing slash is dropped. Requests outside it are
+   * 404, like a wrong base URL against the real site.
    */
   basePath?: string;
 }
@@ -84,7 +97,9 @@ export interface ReferenceServer extends FetchHandler {
 }
 
 /**
- * Creates an in-memory reference server of the whole spec (Management and Catalog APIs).
+ * Creates an in-memory reference server of the whole spec (Management and Catalog APIs). `null` options are none.
+ * @throws {InvalidParamsError} for an unknown option (naming the nearest: `createReferenceServer: unknown option
+ * "flavour"; did you mean flavor?`) or a value its JSDoc does not allow; `SeedRecordError` for a bad seed record.
  *
  * @example
  * const server = createReferenceServer({ flavor: 'laravel' });
@@ -93,23 +108,27 @@ export interface ReferenceServer extends FetchHandler {
  * }));
  * (await res.json()).meta.total; // 12
  */
-export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
-  const flavor = options.flavor ?? 'laravel';
-  const locale = options.locale ?? 'ar';
-  const now = options.now ?? (() => new Date());
+export function createReferenceServer(options: ReferenceServerOptions | null = {}): ReferenceServer {
+  checkKeys(options, OPTIONS, WHERE);
+  const given = options ?? {};
+  const flavor = oneOf(given.flavor ?? 'laravel', ['laravel', 'spec'], WHERE, 'flavor');
+  const locale = oneOf(given.locale ?? 'ar', ['ar', 'en'], WHERE, 'locale');
+  const now = given.now ?? (() => new Date());
+  aFunction(now, WHERE, 'now');
   const keys = {
-    management: [...(options.managementKeys ?? SEED_MANAGEMENT_KEYS)],
-    catalog: [...(options.catalogKeys ?? SEED_CATALOG_KEYS)],
+    management: checkKeyList(given.managementKeys ?? SEED_MANAGEMENT_KEYS, 'managementKeys'),
+    catalog: checkKeyList(given.catalogKeys ?? SEED_CATALOG_KEYS, 'catalogKeys'),
   };
-  const seed =
-    options.seed === false ? false : options.seed === true || options.seed === undefined ? {} : options.seed;
+  const seed = checkSeed(given.seed);
+  const rateLimit = checkRateLimit(given.rateLimit);
+  const standing = given.faults == null ? undefined : checkFaultSettings(given.faults, `${WHERE}: faults`);
+  const basePath = checkBasePath(given.basePath ?? '');
   const store = new ReferenceStore({ managementKeys: keys.management, catalogKeys: keys.catalog, seed, now });
-  const limits = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const limits = rateLimit ? new RateLimiter(rateLimit, now) : undefined;
   const faults = new FaultController();
-  if (options.faults) faults.set(options.faults);
+  if (standing) faults.set(standing);
   const requests: RecordedRequest[] = [];
 
-  const basePath = checkBasePath(options.basePath ?? '');
   const route = (request: Request) => dispatch(request, { store, flavor, locale, limits, basePath });
 
   async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
@@ -153,7 +172,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       store.reset();
       limits?.reset();
       faults.clear();
-      if (options.faults) faults.set(options.faults);
+      if (standing) faults.set(standing);
       requests.length = 0;
     },
     store,
@@ -168,13 +187,94 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   };
 }
 
-/** A base path as the router compares it: `''`, or `/segment[/segment…]` without a trailing slash. */
-function checkBasePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  if (trimmed !== '' && !/^(\/[\w.~-]+)+$/.test(trimmed)) {
-    throw new TypeError(`reference server: basePath must look like '/market', got ${JSON.stringify(path)}`);
+const WHERE = 'createReferenceServer';
+const OPTIONS = [
+  'flavor',
+  'locale',
+  'seed',
+  'managementKeys',
+  'catalogKeys',
+  'rateLimit',
+  'faults',
+  'now',
+  'basePath',
+];
+const SEED_OPTIONS = ['pixels', 'domains', 'items', 'purchaseCodes', 'records'];
+
+/**
+ * A base path as the router compares it: `''`, or `/segment[/segment…]` without a trailing slash.
+ * @throws {InvalidParamsError} for anything else, or a `.` or `..` segment (every client's URL resolves it away).
+ */
+function checkBasePath(path: unknown): string {
+  const trimmed = typeof path === 'string' ? path.replace(/\/+$/, '') : undefined;
+  if (
+    trimmed === undefined ||
+    (trimmed !== '' && (!/^(\/[\w.~-]+)+$/.test(trimmed) || /\/\.{1,2}(\/|$)/.test(trimmed)))
+  ) {
+    throw new InvalidParamsError(
+      `${WHERE}: basePath must look like '/market' (segments of letters, digits and . _ ~ -); got ${shown(path)}.`,
+      'basePath',
+    );
   }
   return trimmed;
+}
+
+/** A copy of a list of keys. @throws {InvalidParamsError} unless it is an array of non-empty strings. */
+function checkKeyList(list: unknown, name: string): string[] {
+  if (!Array.isArray(list) || !list.every((key) => typeof key === 'string' && key !== ''))
+    throw new InvalidParamsError(
+      `${WHERE}: ${name} must be an array of non-empty strings; got ${Array.isArray(list) ? 'an array holding something else' : shown(list)}.`,
+      name,
+    );
+  return [...list];
+}
+
+/** The store's seed: `false`, or what to add to the fixed one. @throws {InvalidParamsError} naming the field. */
+function checkSeed(seed: ReferenceServerOptions['seed'] | null): false | SeedOptions {
+  if (seed === false) return false;
+  if (seed === true || seed == null) return {};
+  if (typeof seed !== 'object' || Array.isArray(seed))
+    throw new InvalidParamsError(
+      `${WHERE}: seed must be true, false or { pixels?, domains?, items?, purchaseCodes?, records? }; got ${shown(seed)}.`,
+      'seed',
+    );
+  checkKeys(seed, SEED_OPTIONS, `${WHERE}: seed`);
+  for (const name of ['pixels', 'domains', 'items'] as const) {
+    const count = seed[name];
+    if (count != null && !(Number.isSafeInteger(count) && count >= 0))
+      throw new InvalidParamsError(
+        `${WHERE}: seed.${name} must be a whole number, 0 or more; got ${shown(count)}.`,
+        `seed.${name}`,
+      );
+  }
+  if (seed.purchaseCodes != null) checkKeyList(seed.purchaseCodes, 'seed.purchaseCodes');
+  return present(seed);
+}
+
+/** The per-key limit, or `undefined` for none. @throws {InvalidParamsError} naming the field. */
+function checkRateLimit(
+  rateLimit: ReferenceServerOptions['rateLimit'] | null,
+): ServerRateLimitOptions | undefined {
+  if (rateLimit == null || rateLimit === false) return undefined;
+  if (typeof rateLimit !== 'object' || Array.isArray(rateLimit))
+    throw new InvalidParamsError(
+      `${WHERE}: rateLimit must be false or { limit, windowMs? }; got ${shown(rateLimit)}.`,
+      'rateLimit',
+    );
+  checkKeys(rateLimit, ['limit', 'windowMs'], `${WHERE}: rateLimit`);
+  const { limit, windowMs } = rateLimit;
+  if (!(Number.isSafeInteger(limit) && limit >= 1))
+    throw new InvalidParamsError(
+      `${WHERE}: rateLimit.limit must be a whole number, 1 or more; got ${shown(limit)}.`,
+      'rateLimit.limit',
+    );
+  if (windowMs == null) return { limit };
+  if (!(typeof windowMs === 'number' && Number.isFinite(windowMs) && windowMs > 0))
+    throw new InvalidParamsError(
+      `${WHERE}: rateLimit.windowMs must be a positive number of ms; got ${shown(windowMs)}.`,
+      'rateLimit.windowMs',
+    );
+  return { limit, windowMs };
 }
 
 /** What the request log keeps of a request: method, URL and headers, the keys in them masked. */

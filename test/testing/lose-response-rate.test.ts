@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidParamsError } from '../../src/index.js';
 import { isDroppedConnection, listen } from '../../src/testing/index.js';
 import { ORIGIN, setup } from './helpers.js';
 
@@ -104,17 +105,20 @@ describe('loseResponseRate', () => {
   it('is refused outside 0–1, or when it and failureRate make more than 1', () => {
     const { server } = setup();
     expect(() => server.faults.set({ loseResponseRate: 1.5 })).toThrow(
-      new RangeError('reference server: loseResponseRate must be between 0 and 1, got 1.5'),
+      new InvalidParamsError(
+        'faults.set: loseResponseRate must be a number from 0 to 1; got 1.5.',
+        'loseResponseRate',
+      ),
     );
     expect(() => server.faults.set({ loseResponseRate: Number.NaN })).toThrow(
-      'reference server: loseResponseRate must be between 0 and 1, got NaN',
+      'faults.set: loseResponseRate must be a number from 0 to 1; got NaN.',
     );
     expect(() => server.faults.set({ failureRate: 0.6, loseResponseRate: 0.5 })).toThrow(
-      'reference server: failureRate + loseResponseRate must be at most 1 (shares of the same requests), got 0.6 + 0.5',
+      'faults.set: failureRate + loseResponseRate must be at most 1 (shares of the same requests); got 0.6 + 0.5.',
     );
     expect(() => server.faults.set({ failureRate: 0.7, loseResponseRate: 0.3 })).not.toThrow();
     expect(() => setup({ faults: { loseResponseRate: -0.1 } })).toThrow(
-      'reference server: loseResponseRate must be between 0 and 1, got -0.1',
+      'createReferenceServer: faults: loseResponseRate must be a number from 0 to 1; got -0.1.',
     );
   });
 

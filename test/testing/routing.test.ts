@@ -51,7 +51,7 @@ describe('reference server routing', () => {
     await expect(client(ORIGIN).items.list()).rejects.toBeInstanceOf(APIError);
     expect(server.basePath).toBe('/market');
     expect(() => createReferenceServer({ basePath: 'market' })).toThrow(
-      `reference server: basePath must look like '/market', got "market"`,
+      `createReferenceServer: basePath must look like '/market' (segments of letters, digits and . _ ~ -); got "market".`,
     );
   });
 

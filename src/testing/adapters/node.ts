@@ -1,13 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDroppedConnection } from '../core/faults.js';
+import { checkKeys, InvalidParamsError, shown, wholeNumber } from '../core/options.js';
 import type { FetchHandler } from '../core/types.js';
 
-/** Options of {@link listen}. */
+/**
+ * Options of {@link listen}. An unknown key or a value outside these is refused with an `InvalidParamsError`; a field
+ * given as `undefined` or `null` takes its default.
+ */
 export interface ListenOptions {
-  /** Port; 0 (default) picks a free one. */
+  /** Port, a whole number from 0 to 65535; 0 (default) picks a free one. */
   port?: number;
-  /** Interface to bind; default `127.0.0.1` (loopback only). */
+  /** Interface to bind, a non-empty address or name; default `127.0.0.1` (loopback only). */
   host?: string;
 }
 
@@ -29,6 +33,10 @@ export interface ListeningServer {
 /**
  * Serves a fetch-style handler (a reference server) over real HTTP with `node:http`. Request bodies stream
  * into the web `Request`; a dropped-connection fault destroys the socket; a hang lasts until the client goes.
+ * `null` options are none. A rejected call leaves nothing listening.
+ * @throws {InvalidParamsError} before anything binds, for an unknown option (naming the nearest: `listen: unknown
+ * option "prot"; did you mean port?`), a bad `port` or `host`, or a `server` without a `fetch` method; the bind's own
+ * error (`EADDRINUSE`…) otherwise.
  *
  * @example
  * const server = createReferenceServer();
@@ -36,22 +44,45 @@ export interface ListeningServer {
  * const res = await fetch(`${url}/api/items/all?api_key=${server.keys.catalog[0]}`);
  * await close();
  */
-export async function listen(server: FetchHandler, options: ListenOptions = {}): Promise<ListeningServer> {
+export async function listen(
+  server: FetchHandler,
+  options: ListenOptions | null = {},
+): Promise<ListeningServer> {
+  checkKeys(options, ['port', 'host'], 'listen');
+  if (typeof (server as Partial<FetchHandler> | null)?.fetch !== 'function')
+    throw new InvalidParamsError(
+      `listen: server must have a fetch method, such as createReferenceServer() returns; got ${shown(server)}.`,
+      'server',
+    );
+  const host = options?.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '')
+    throw new InvalidParamsError(
+      `listen: host must be a non-empty interface address or name; got ${shown(host)}.`,
+      'host',
+    );
+  const wanted = wholeNumber(options?.port ?? 0, 0, 65_535, 'listen', 'port');
   // Imported lazily so the testing entry point also loads where node:http does not exist.
   const { createServer } = await import('node:http');
   const { Readable } = await import('node:stream');
   const toWeb = (req: IncomingMessage) => Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  const host = options.host ?? '127.0.0.1';
   const http = createServer((req, res) => {
     void serve(server, req, res, host, toWeb);
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(options.port ?? 0, host, () => resolve());
+    http.listen(wanted, host, () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
-  const reach = isWildcardHost(host) ? (host.includes(':') ? '::1' : '127.0.0.1') : host;
-  const url = `http://${reach.includes(':') ? `[${reach}]` : reach}:${port}`;
+  let port: number;
+  let url: string;
+  try {
+    port = (http.address() as AddressInfo).port;
+    const reach = isWildcardHost(host) ? (host.includes(':') ? '::1' : '127.0.0.1') : host;
+    url = `http://${reach.includes(':') ? `[${reach}]` : reach}:${port}`;
+  } catch (error) {
+    // Bound but unusable: a rejected listen() must not leave a server holding the port and the process open.
+    http.close();
+    throw error;
+  }
   return {
     url,
     host,

@@ -1,4 +1,5 @@
 import { json } from './json.js';
+import { checkKeys, InvalidParamsError, isGiven, present, share, shown } from './options.js';
 
 /**
  * One scripted answer: `'pass'` (answer normally), `'reset'` (drop the connection), `'hang'` (never answer until
@@ -17,11 +18,11 @@ export type ScriptedFault =
 
 /** Standing faults, applied to every matching request until changed. */
 export interface FaultSettings {
-  /** Added latency in ms: a fixed value or a `[min, max]` range drawn from the seeded PRNG. */
+  /** Added latency in ms (0 to 2147483647): a fixed value or a `[min, max]` range drawn from the seeded PRNG. */
   latencyMs?: number | readonly [min: number, max: number];
   /** Probability (0–1) that a request is answered with one of `failureStatuses` instead. */
   failureRate?: number;
-  /** Statuses a failure draws from; default `[500, 503]`. */
+  /** Statuses a failure draws from (at least one, each 400 to 599); default `[500, 503]`. */
   failureStatuses?: readonly number[];
   /**
    * Probability (0–1) that a request is processed (a record stored, updated or deleted, a GET read) and then its
@@ -32,7 +33,10 @@ export interface FaultSettings {
    * with a 5xx and stores 5% without an answer.
    */
   loseResponseRate?: number;
-  /** Seed of the PRNG behind `failureRate`, `loseResponseRate` and latency ranges (default 1), so runs repeat exactly. */
+  /**
+   * Seed of the PRNG behind `failureRate`, `loseResponseRate` and latency ranges (a whole number, default 1), so runs
+   * repeat exactly.
+   */
   seed?: number;
   /** Only requests for which this returns true are affected (default: all). */
   match?: (request: Request) => boolean;
@@ -96,6 +100,60 @@ export function prng(seed: number): () => number {
   };
 }
 
+const FAULT_KEYS = ['latencyMs', 'failureRate', 'failureStatuses', 'loseResponseRate', 'seed', 'match'];
+// The longest delay a timer keeps: Node fires a longer one at once.
+const MAX_DELAY_MS = 2_147_483_647;
+
+/**
+ * A copy of standing faults once every field is within its {@link FaultSettings} range; `null` or `undefined` is none.
+ * `where` starts each message (`faults.set`, or `createReferenceServer: faults`).
+ * @throws {InvalidParamsError} naming the first unknown key or the field at fault.
+ */
+export function checkFaultSettings(settings: FaultSettings | null | undefined, where: string): FaultSettings {
+  if (!isGiven(settings, where, 'setting')) return {};
+  checkKeys(settings, FAULT_KEYS, where, 'setting');
+  const given = present(settings);
+  const { latencyMs, failureRate, failureStatuses, loseResponseRate, seed, match } = given;
+  if (latencyMs !== undefined) checkLatency(latencyMs, where);
+  if (failureRate !== undefined) share(failureRate, where, 'failureRate');
+  if (
+    failureStatuses !== undefined &&
+    (!Array.isArray(failureStatuses) ||
+      failureStatuses.length === 0 ||
+      !failureStatuses.every((status) => Number.isInteger(status) && status >= 400 && status <= 599))
+  )
+    throw new InvalidParamsError(
+      `${where}: failureStatuses must be a non-empty array of statuses from 400 to 599; got ${Array.isArray(failureStatuses) ? `[${failureStatuses.map(shown).join(', ')}]` : shown(failureStatuses)}.`,
+      'failureStatuses',
+    );
+  if (loseResponseRate !== undefined) {
+    share(loseResponseRate, where, 'loseResponseRate');
+    // A hair of slack: 0.7 + 0.3 is 1 to a person, whatever the floats make of it.
+    if (loseResponseRate > 0 && (failureRate ?? 0) + loseResponseRate > 1 + 1e-9)
+      throw new InvalidParamsError(
+        `${where}: failureRate + loseResponseRate must be at most 1 (shares of the same requests); got ${failureRate} + ${loseResponseRate}.`,
+        'loseResponseRate',
+      );
+  }
+  if (seed !== undefined && !Number.isSafeInteger(seed))
+    throw new InvalidParamsError(`${where}: seed must be a whole number; got ${shown(seed)}.`, 'seed');
+  if (match !== undefined && typeof match !== 'function')
+    throw new InvalidParamsError(`${where}: match must be a function; got ${shown(match)}.`, 'match');
+  return given;
+}
+
+function checkLatency(latency: unknown, where: string): void {
+  const ms = (value: unknown) => typeof value === 'number' && value >= 0 && value <= MAX_DELAY_MS;
+  const fine = Array.isArray(latency)
+    ? latency.length === 2 && ms(latency[0]) && ms(latency[1]) && latency[0] <= latency[1]
+    : ms(latency);
+  if (!fine)
+    throw new InvalidParamsError(
+      `${where}: latencyMs must be a number of ms from 0 to ${MAX_DELAY_MS}, or a [min, max] range of them; got ${Array.isArray(latency) ? `[${latency.map(shown).join(', ')}]` : shown(latency)}.`,
+      'latencyMs',
+    );
+}
+
 /** Runtime-configurable fault injection of a reference server. */
 export class FaultController {
   #settings: FaultSettings = {};
@@ -103,24 +161,17 @@ export class FaultController {
   #script: { fault: ScriptedFault; match: ((request: Request) => boolean) | undefined }[] = [];
 
   /**
-   * Replaces the standing faults (latency, failure and lose-response rates) and reseeds the PRNG. Throws a
-   * `RangeError` for a `loseResponseRate` outside 0–1, or one that with `failureRate` makes more than 1.
+   * Replaces the standing faults (latency, failure and lose-response rates) and reseeds the PRNG; `null` or
+   * `undefined` clears them, as `{}` does.
+   * @throws {InvalidParamsError} for an unknown key (naming the nearest, `did you mean failureRate?`) or a value
+   * outside its {@link FaultSettings} range (`failureRate` and `loseResponseRate` from 0 to 1 and together at most 1,
+   * `latencyMs` 0 to 2147483647 ms or a `[min, max]` of them, `failureStatuses` 400 to 599, a whole `seed`, a
+   * function `match`); nothing changes then.
    */
-  set(settings: FaultSettings): void {
-    const { failureRate = 0, loseResponseRate } = settings;
-    if (loseResponseRate !== undefined) {
-      if (!(loseResponseRate >= 0 && loseResponseRate <= 1))
-        throw new RangeError(
-          `reference server: loseResponseRate must be between 0 and 1, got ${loseResponseRate}`,
-        );
-      // A hair of slack: 0.7 + 0.3 is 1 to a person, whatever the floats make of it.
-      if (loseResponseRate > 0 && failureRate + loseResponseRate > 1 + 1e-9)
-        throw new RangeError(
-          `reference server: failureRate + loseResponseRate must be at most 1 (shares of the same requests), got ${failureRate} + ${loseResponseRate}`,
-        );
-    }
-    this.#settings = { ...settings };
-    this.#random = prng(settings.seed ?? DEFAULT_SEED);
+  set(settings: FaultSettings | null | undefined): void {
+    const checked = checkFaultSettings(settings, 'faults.set');
+    this.#settings = checked;
+    this.#random = prng(checked.seed ?? DEFAULT_SEED);
   }
 
   /** Queues answers for the next matching requests, one each, after any already queued. */
