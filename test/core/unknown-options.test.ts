@@ -538,6 +538,54 @@ describe('list walks and bulk jobs', () => {
   });
 });
 
+describe('values the client would call, checked at construction', () => {
+  it.each([
+    [{ fetch: 'fetch' }, 'fetch needs to be a function; got a string.', 'fetch'],
+    [{ fetch: {} }, 'fetch needs to be a function; got an object.', 'fetch'],
+    [{ ky: {} }, 'ky needs to be a ky instance; got an object.', 'ky'],
+    [{ ky: 'ky' }, 'ky needs to be a ky instance; got a string.', 'ky'],
+    [{ logger: 'console' }, 'logger needs to be a Logger; got a string.', 'logger'],
+    [{ logger: {} }, 'logger needs to be a Logger; got an object.', 'logger'],
+    [
+      { baseUrl: 123 },
+      'ManagementClient needs a URL: pass `baseUrl` or set CONTENT_PLATFORM_BASE_URL.',
+      'baseUrl',
+    ],
+  ])('refuses %j, in the constructor and in withOptions', async (bad, message, param) => {
+    // Before: a bad fetch failed the first call as a lost connection (APIConnectionError, mayHaveSucceeded: true,
+    // nothing sent); a bad ky or URL threw a raw TypeError; a bad logger dropped every line without a word.
+    const { server, common, mgmt } = setup();
+    const apiKey = server.keys.management[0];
+    await refused(
+      () => new ManagementClient({ baseUrl: ORIGIN, apiKey, ...common, ...bad } as never),
+      message,
+      param,
+      server,
+    );
+    await refused(() => mgmt.withOptions(bad as never), message, param, server);
+  });
+
+  it('takes what it calls when it has it: a ky instance, a fetch, a Logger', async () => {
+    const { server, common } = setup();
+    const lines: string[] = [];
+    const note = (line: string) => void lines.push(line);
+    const mgmt = new ManagementClient({
+      baseUrl: ORIGIN,
+      apiKey: server.keys.management[0],
+      ...common,
+      ky: ky.create({ headers: { 'x-team': 'growth' } }),
+      fetch: (input, init) => server.fetch(new Request(input, init)),
+      logger: { error: note, warn: note, info: note, debug: note },
+      logLevel: 'info',
+    });
+    expect((await mgmt.pixels.get(1)).id).toBe(1);
+    expect(server.requests.map((r) => [r.method, new URL(r.url).pathname, r.headers['x-team']])).toEqual([
+      ['GET', '/api/v1/pixels/1', 'growth'],
+    ]);
+    expect(lines.length).toBeGreaterThan(0);
+  });
+});
+
 describe('a key or a purchase code pasted where a value goes', () => {
   it('is never shown by the error: a string past 16 characters shows its last four', async () => {
     // Before: each message quoted the value whole ("logLevel must be one of …; got \"<the key>\"").

@@ -532,7 +532,7 @@ describe('the contract, and its cost when nothing is registered', () => {
         telemetry: {} as unknown as Telemetry,
       });
     expect(build).toThrow(InvalidParamsError);
-    expect(build).toThrow('telemetry needs an operation() method; got an instance of Object.');
+    expect(build).toThrow('telemetry needs an operation() method; got an object.');
   });
 
   it('with no OpenTelemetry SDK registered, the adapter records nothing and calls work', async () => {

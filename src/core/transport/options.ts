@@ -285,11 +285,18 @@ export function resolveOptions(
     );
   }
   const { telemetry } = options;
-  if (telemetry !== undefined && typeof telemetry?.operation !== 'function')
-    throw new InvalidParamsError(
-      `telemetry needs an operation() method; got ${typeName(telemetry)}.`,
-      'telemetry',
-    );
+  // What the client calls on these: a value without it would fail later, as something else (a bad fetch as a lost
+  // connection, a bad ky as a TypeError) or not at all (a logger's lines dropped).
+  for (const [name, needs, method] of [
+    ['telemetry', 'an operation() method', 'operation'],
+    ['ky', 'to be a ky instance', 'extend'],
+    ['logger', 'to be a Logger', 'debug'],
+    ['fetch', 'to be a function', 'call'],
+  ] as const) {
+    const value = options[name] as Record<string, unknown> | undefined;
+    if (value !== undefined && typeof value?.[method] !== 'function')
+      throw new InvalidParamsError(`${name} needs ${needs}; got ${kindOf(value)}.`, name);
+  }
   const logger =
     options.logger === undefined || options.logger === globalThis.console ? consoleLogger : options.logger;
   const logLevel = options.logLevel ?? envLogLevel(logger);
@@ -357,7 +364,7 @@ function apiRoot(
   allowInsecureHttp: boolean,
   apiKey: string,
 ): string {
-  if (url === undefined || url.trim() === '') {
+  if (typeof url !== 'string' || url.trim() === '') {
     throw new InvalidParamsError(
       `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`,
       kind.urlOption,
@@ -593,18 +600,11 @@ export function checkSent(options: RequestOptions): void {
   const { signal } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new InvalidParamsError(
-      `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${typeName(signal)}.`,
+      `signal must be an AbortSignal (e.g. AbortSignal.timeout(5_000) or an AbortController's signal); got ${kindOf(signal)}.`,
       'signal',
     );
   }
   checkHooks(options.hooks, 'hooks');
-}
-
-/** A value's kind for a message, never the value itself. */
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return `a ${typeof value}`;
-  return `an instance of ${(value as object).constructor?.name ?? 'Object'}`;
 }
 
 /**
