@@ -441,7 +441,8 @@ export class CacheCore {
     const trial = this.#openUntil !== 0;
     this.#trying = trial;
     try {
-      const ms = Math.max(0, Math.min(STORE_TIMEOUT_MS, ends - performance.now()));
+      // Half of what the call has left at most: a store that hangs leaves the server the other half.
+      const ms = Math.max(0, Math.min(STORE_TIMEOUT_MS, (ends - performance.now()) / 2));
       const value = await bounded(Promise.resolve().then(operation), ms, signal);
       if (trial) {
         this.#openUntil = 0;

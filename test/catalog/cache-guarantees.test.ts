@@ -353,11 +353,25 @@ describe('store operations end with the call; a breaker skips a failing store (i
     expect(client.cache?.errors).toBe(0);
   });
 
-  it('a hanging store: the caller’s totalTimeout ends the validation at its deadline', async () => {
+  it('a hanging store takes at most half of the caller’s totalTimeout: the server answers in the other half', async () => {
+    // Before: the store's read took the whole 300 ms, and the call failed (APIConnectionTimeoutError) with the
+    // server healthy. A failing store is a miss, never a failed call.
+    const { store } = mapStore({ get: () => new Promise(() => {}) });
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    const result = await timed(client.purchases.validate(CODE, { totalTimeout: 300 }).withResponse());
+    expect(result.value?.cache).toBe('miss');
+    expect(result.value?.data.purchase_code).toBe(CODE);
+    expect(result.ms).toBeLessThan(300);
+    expect(validations()).toBe(1);
+  });
+
+  it('a hanging store and a server that does not answer: the call ends at its deadline', async () => {
+    api.faults.set({ latencyMs: 2_000 });
     const { store } = mapStore({ get: () => new Promise(() => {}) });
     const client = catalog({ cache: { ttl: HOUR, store } });
     const result = await timed(client.purchases.validate(CODE, { totalTimeout: 200 }));
     expect(result.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(result.ms).toBeGreaterThanOrEqual(190);
     expect(result.ms).toBeLessThan(500);
   });
 });
