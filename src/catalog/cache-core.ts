@@ -29,8 +29,13 @@ interface Flight {
   ends: number;
   /** Sent without retries (its first caller had a stale entry at hand). */
   quick: boolean;
+  /** The server's answer is in (or the flight failed): waiting callers are granted, newcomers at once. */
   settled?: boolean;
   failure?: unknown;
+  /** The claim on the refresh, and when the request went (`performance.now()`; NEVER: not yet). */
+  held: { claim: boolean; sent: number };
+  /** The server's valid answer, for the callers who joined: theirs before its entry is written. */
+  early?: WithResponse<Purchase>;
 }
 
 // A store that does not answer within this is treated as a miss, and the call goes on.
@@ -49,10 +54,10 @@ const CLAIM_MS = 3_000;
 const RETRY_MARGIN_MS = 100;
 const POLL_MS = 50;
 
-// Names of codes the server refused, each until an entry written before would have expired: one memory for every
-// cache in the process (a name is bound to its API key and site, so clients on other keys never share one), so that
-// no client of the process answers valid a code another client saw refused.
-const REFUSED = new Map<string, number>();
+// Names of codes the server refused: when (`performance.now()`), and until an entry written before would have expired
+// (`Date.now()`). One memory for every cache in the process (a name is bound to its API key and site, so clients on
+// other keys never share one), so that no client of the process answers valid a code another client saw refused.
+const REFUSED = new Map<string, { at: number; until: number }>();
 // The most names it keeps: the largest `maxEntries` of the caches in the process.
 let refusedMost = 0;
 
@@ -138,13 +143,18 @@ export class CacheCore {
     if (stale !== undefined && caller.paused())
       return this.#staleAnswer(stale, age, 'requests are paused after a 429', 'RateLimitError', caller.log);
     for (let round = 0; ; round += 1) {
-      const joined = this.#flying.get(name);
+      // `{ cache: false }` asks the server itself; no one joins a request sent before the code was refused.
+      const current = caller.fresh ? undefined : this.#flying.get(name);
+      const joined =
+        current && (REFUSED.get(name)?.at ?? Number.NEGATIVE_INFINITY) > current.held.sent
+          ? undefined
+          : current;
       let flight = joined;
       try {
         const gone = left(caller, ends);
         if (gone) throw gone;
         flight ??= this.#fly(name, code, caller, ends, stale !== undefined, !forged);
-        return await this.#join(name, flight, caller, joined ? ends : NEVER);
+        return await this.#join(name, flight, caller, joined ? ends : NEVER, joined !== undefined);
       } catch (error) {
         // A refusal seen while the request was out stands: no stale entry answers for the code.
         if (stale !== undefined && transient(error) && !this.#isRefused(name))
@@ -161,13 +171,16 @@ export class CacheCore {
   /** Starts the shared request for `name`, with its first caller's options and deadline, and a signal of its own. */
   #fly(name: string, code: string, caller: Caller, ends: number, quick: boolean, wait: boolean): Flight {
     const stop = new AbortController();
-    const flight = { waiting: new WaitQueue(), stop, ends, quick } as unknown as Flight;
-    const settle = () => {
+    const held = { claim: false, sent: NEVER };
+    const flight = { waiting: new WaitQueue(), stop, ends, quick, held } as unknown as Flight;
+    const answerIn = () => {
       flight.settled = true;
-      if (this.#flying.get(name) === flight) this.#flying.delete(name);
       while (flight.waiting.length > 0) flight.waiting.shift()?.grant();
     };
-    const held = { claim: false };
+    const settle = () => {
+      if (this.#flying.get(name) === flight) this.#flying.delete(name);
+      answerIn();
+    };
     // The refresh's claim goes back once its answer is in the store (or there is none to write: a refusal, a
     // failure), so the fleet's others waiting on it ask for themselves at once instead of waiting out `CLAIM_MS`.
     const release = () => {
@@ -181,15 +194,28 @@ export class CacheCore {
           settle();
           return result;
         }
+        const answer = { ...result, cache: 'miss' as const };
+        // A request sent before this process saw the code refused: its callers, who asked before the refusal, have
+        // its answer, but it is not kept, nor does it lift the refusal.
+        if ((REFUSED.get(name)?.at ?? Number.NEGATIVE_INFINITY) > held.sent) {
+          release();
+          settle();
+          return answer;
+        }
         REFUSED.delete(name);
         if (this.#outage) {
           this.#outage = false;
           this.#warned = new WeakSet();
         }
+        // The callers who joined have the answer now, whatever the store does; the first caller's waits for its
+        // entry to be written (within half of what its deadline has left, at most 1 s), so a process that ends after
+        // its call still leaves the entry to the fleet. The flight stays joinable until then.
+        flight.early = answer;
+        answerIn();
         await this.#write(name, result.data, caller.log, stop.signal, ends);
         release();
         settle();
-        return { ...result, cache: 'miss' as const };
+        return answer;
       },
       (error: unknown) => {
         flight.failure = error;
@@ -225,7 +251,7 @@ export class CacheCore {
     signal: AbortSignal,
     quick: boolean,
     wait: boolean,
-    held: { claim: boolean },
+    held: Flight['held'],
   ): Promise<WithResponse<Purchase>> {
     const { claim } = this.#store;
     const fresh = (entry: { at: number } | undefined) =>
@@ -245,8 +271,8 @@ export class CacheCore {
       };
       let mine = await take();
       const until = Math.min(ends, performance.now() + CLAIM_MS);
-      while (mine === false && !signal.aborted && performance.now() + POLL_MS < until) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      while (mine === false && !signal.aborted && performance.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, until - performance.now())));
         const rejected = this.#counts.rejected;
         const entry = await this.#read(name, code, caller.log, signal, ends);
         if (entry !== undefined && fresh(entry)) {
@@ -270,17 +296,28 @@ export class CacheCore {
         }
       }
       held.claim = mine === true;
+      // The deadline came while another process held the refresh: its answer is the fleet's, and a request with no
+      // time left would only be a second one.
+      if (!held.claim && performance.now() >= ends) throw timeoutError(caller.label(), undefined, false);
     }
     this.#counts.misses += 1;
     const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());
+    held.sent = performance.now();
     return caller.ask({ signal, totalTimeout, quick });
   }
 
   /**
    * Waits for `flight` with the caller's own signal and deadline (`ends`; the first caller's is the request's own):
-   * leaving rejects this caller alone; the request stops only once no one waits for it.
+   * leaving rejects this caller alone; the request stops only once no one waits for it. A caller who `joined` has a
+   * valid answer as soon as it is in; the first caller once its entry is written too.
    */
-  async #join(name: string, flight: Flight, caller: Caller, ends: number): Promise<WithResponse<Purchase>> {
+  async #join(
+    name: string,
+    flight: Flight,
+    caller: Caller,
+    ends: number,
+    joined: boolean,
+  ): Promise<WithResponse<Purchase>> {
     const { signal } = caller;
     try {
       await waitInQueue(
@@ -306,7 +343,7 @@ export class CacheCore {
     } catch (error) {
       throw left(caller, NEVER) ?? error;
     }
-    return flight.answer;
+    return (joined && flight.early) || flight.answer;
   }
 
   /** Keeps a server's answer: the purchase without its code, stamped, and (in a store of yours) its MAC. */
@@ -394,14 +431,14 @@ export class CacheCore {
   }
 
   #refuse(name: string): void {
-    const until = Math.max(REFUSED.get(name) ?? 0, Date.now() + this.#stale);
+    const until = Math.max(REFUSED.get(name)?.until ?? 0, Date.now() + this.#stale);
     REFUSED.delete(name);
-    REFUSED.set(name, until);
+    REFUSED.set(name, { at: performance.now(), until });
     if (REFUSED.size > refusedMost) REFUSED.delete(REFUSED.keys().next().value as string);
   }
 
   #isRefused(name: string): boolean {
-    const until = REFUSED.get(name);
+    const until = REFUSED.get(name)?.until;
     if (until === undefined) return false;
     if (until > Date.now()) return true;
     REFUSED.delete(name);

@@ -242,6 +242,51 @@ describe('a refused code stays refused, whatever the store does (item 12)', () =
     expect(validations()).toBe(4);
   });
 
+  it('an answer to a request sent before the refusal neither lifts it nor is kept, and no one joins it after', async () => {
+    // Client 1's request is answered valid, but its fetch hands the answer over 400 ms late; meanwhile the code is
+    // refunded and client 2 is refused. Before: client 1's late answer lifted the process's refusal and was kept, so
+    // both clients answered the refunded code valid from their caches; a call made after the refusal joined it.
+    const late: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return response;
+    };
+    const first = catalog({ fetch: late });
+    const second = catalog();
+    const asked = timed(first.purchases.validate(CODE).withResponse());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    api.store.refundPurchase(CODE);
+    await expect(second.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    const after = timed(first.purchases.validate(CODE));
+    // Asked before the refusal: its caller has the answer the server gave then.
+    expect((await asked).value?.cache).toBe('miss');
+    expect((await after).error).toBeInstanceOf(InvalidPurchaseCodeError);
+    await expect(first.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    await expect(second.purchases.validate(CODE)).rejects.toBeInstanceOf(InvalidPurchaseCodeError);
+    expect(validations()).toBe(5);
+  });
+
+  it('{ cache: false } sends its own request: it never joins one already under way', async () => {
+    // Before: a check with { cache: false } made after the refund joined the request sent before it, and answered
+    // the refunded code valid.
+    const late: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return response;
+    };
+    const client = catalog({ fetch: late });
+    const asked = timed(client.purchases.validate(CODE));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    api.store.refundPurchase(CODE);
+    await expect(client.purchases.validate(CODE, { cache: false })).rejects.toBeInstanceOf(
+      InvalidPurchaseCodeError,
+    );
+    expect((await asked).value).toMatchObject({ purchase_code: CODE });
+    expect(validations()).toBe(2);
+  });
+
   it('a code the server accepts again is cached again (the refusal is forgotten)', async () => {
     const client = catalog();
     api.store.refundPurchase(CODE);
@@ -362,6 +407,23 @@ describe('store operations end with the call; a breaker skips a failing store (i
     expect(result.value?.cache).toBe('miss');
     expect(result.value?.data.purchase_code).toBe(CODE);
     expect(result.ms).toBeLessThan(300);
+    expect(validations()).toBe(1);
+  });
+
+  it('a joiner has the server’s answer as soon as it is in, not once a hanging store has taken the entry', async () => {
+    // Before: the shared request settled only after the entry's write (up to 1 s on a hanging store), and a joiner
+    // with a 400 ms deadline failed with APIConnectionTimeoutError while the server had answered at ~100 ms.
+    api.faults.set({ latencyMs: 100 });
+    const { store } = mapStore({ set: () => new Promise(() => {}) });
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    const first = timed(client.purchases.validate(CODE).withResponse());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const joiner = await timed(client.purchases.validate(CODE, { totalTimeout: 400 }).withResponse());
+    expect(joiner.value?.cache).toBe('miss');
+    expect(joiner.value?.data.purchase_code).toBe(CODE);
+    expect(joiner.ms).toBeLessThan(400);
+    // The first caller waits for the write (the store's 1 s bound), so a process that ends after it leaves the entry.
+    expect((await first).value?.cache).toBe('miss');
     expect(validations()).toBe(1);
   });
 

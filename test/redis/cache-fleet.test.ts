@@ -4,6 +4,7 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  APIConnectionTimeoutError,
   APIUserAbortError,
   type CacheStore,
   CatalogClient,
@@ -311,6 +312,21 @@ describe('a purchase cache shared through redisStore', () => {
     expect(joined.value?.cache).toBe('hit');
     expect(joined.value?.data.purchase_code).toBe(code);
     expect(joined.ms).toBeLessThan(1_000);
+    expect(validations()).toBe(1);
+  }, 20_000);
+
+  it('a caller whose deadline comes while another process holds the refresh sends nothing: one request for the fleet', async () => {
+    // Before: its wait stopped 50 ms short of the deadline and sent a request with the few ms left: a second refresh.
+    api.faults.set({ latencyMs: 700, match: (r) => r.url.endsWith('/purchases/validation') });
+    const [a, b] = await Promise.all([process_(), process_()]);
+    const code = codes()[0] as string;
+    const holder = a.purchases.validate(code).withResponse();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const short = await timed(b.purchases.validate(code, { totalTimeout: 250 }));
+    expect(short.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(short.ms).toBeGreaterThanOrEqual(240);
+    expect(short.ms).toBeLessThan(500);
+    expect((await holder).cache).toBe('miss');
     expect(validations()).toBe(1);
   }, 20_000);
 });
