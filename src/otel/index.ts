@@ -41,9 +41,12 @@ export const ATTRIBUTE_PREFIX = 'content_platform';
 
 /** Options of `openTelemetry()`. */
 export interface OpenTelemetryOptions {
-  /** Where spans go. Default: the global tracer provider (`trace.getTracerProvider()`), read when the client is built. */
+  /** Where spans go. Default: the global tracer provider (`trace.getTracerProvider()`), read by `openTelemetry()`. */
   tracerProvider?: TracerProvider | undefined;
-  /** Where metrics go. Default: the global meter provider (`metrics.getMeterProvider()`). */
+  /**
+   * Where metrics go. Default: the global meter provider (`metrics.getMeterProvider()`), read at the first operation
+   * and again while it is the API's no-op one (so one registered after `openTelemetry()` is called counts).
+   */
   meterProvider?: MeterProvider | undefined;
   /**
    * Whether each attempt carries the trace context in its headers (`traceparent`, through the registered
@@ -159,10 +162,23 @@ export function openTelemetry(options?: OpenTelemetryOptions | null): Telemetry 
       throw new TypeError(`openTelemetry(options): ${name} must have a ${method}() method.`);
   }
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_NAME, VERSION);
-  const meter = (meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, VERSION);
-  const tools = instruments(meter);
-  // No meter provider registered: the API's no-op meter records nothing.
-  const quiet = meter === createNoopMeter();
+  // The meter is taken when the first operation needs it, and again while it is the API's no-op one (no meter
+  // provider registered yet): a provider registered after this call (ESM's hoisted imports make that order easy)
+  // still gets the metrics.
+  let meter: Meter | undefined;
+  let tools: Instruments | undefined;
+  let quiet = true;
+  const measure = (): Instruments => {
+    if (tools === undefined || quiet) {
+      const now = (meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, VERSION);
+      if (now !== meter || tools === undefined) {
+        meter = now;
+        tools = instruments(now);
+        quiet = now === createNoopMeter();
+      }
+    }
+    return tools;
+  };
   return {
     operation: (start) => {
       const parent = context.active();
@@ -177,10 +193,11 @@ export function openTelemetry(options?: OpenTelemetryOptions | null): Telemetry 
         parent,
       );
       // Nothing would record it (no SDK registered, no trace to carry on): the operation costs nothing more.
+      const measured = measure();
       if (quiet && !span.isRecording() && !trace.isSpanContextValid(span.spanContext())) return undefined;
-      return new Operation(span, parent, tracer, tools, start, propagate);
+      return new Operation(span, parent, tracer, measured, start, propagate);
     },
-    storeState: (state, api) => tools.storeFallback.add(state === 'fallback' ? 1 : -1, { [API]: api }),
+    storeState: (state, api) => measure().storeFallback.add(state === 'fallback' ? 1 : -1, { [API]: api }),
   };
 }
 
@@ -322,7 +339,7 @@ class Attempt implements AttemptTelemetry {
     this.#context = trace.setSpan(parent, this.#span);
     // With the fetch instrumentation configured here, it propagates (the attempt's context is its parent): a second
     // `traceparent` would make the header invalid.
-    if (propagate && !undiciPropagates)
+    if (propagate && flags[UNDICI_PROPAGATES] !== true)
       propagation.inject(this.#context, start.request.headers, headerSetter);
   }
 
@@ -346,7 +363,8 @@ class Attempt implements AttemptTelemetry {
       if (end.requestId !== undefined) span.setAttribute(REQUEST_ID, end.requestId);
       if (remaining !== undefined) span.setAttribute(REMAINING, remaining);
     } else {
-      const type = thrownType(end.error);
+      // The SDK's timeout aborts the fetch: the fetch throws an AbortError, but the attempt timed out.
+      const type = end.errorName === 'APIConnectionTimeoutError' ? 'TimeoutError' : thrownType(end.error);
       metric[ERROR_TYPE] = type;
       span.setAttribute(ERROR_TYPE, type);
       // A caller's abort is no failure of the request (the HTTP conventions leave the status unset).
@@ -403,7 +421,10 @@ export function redactedUrl(url: string): string {
 
 // Set once `undiciInstrumentationConfig()` has been called: the fetch instrumentation then sends the trace context of
 // each request (a child of the SDK's attempt span), and the SDK's attempts leave `traceparent` to it.
-let undiciPropagates = false;
+// On `globalThis` (under a registered symbol), not in this module: the ESM and CommonJS builds each have a copy of
+// it, and a config built by one (a `--require` preload) must reach the other's clients.
+const UNDICI_PROPAGATES = Symbol.for('content-platform-sdk.otel.undiciPropagates');
+const flags = globalThis as { [UNDICI_PROPAGATES]?: boolean };
 
 /** The request of `@opentelemetry/instrumentation-undici`'s hooks, as far as these read it. */
 export interface UndiciRequestLike {
@@ -444,10 +465,16 @@ export function undiciInstrumentationConfig(options?: UndiciRedactionOptions | n
     throw new TypeError(
       `undiciInstrumentationConfig(options): startSpanHook must be a function; got ${typeof own}.`,
     );
-  undiciPropagates = true;
+  flags[UNDICI_PROPAGATES] = true;
   return {
     startSpanHook: (request) => {
-      const attributes: Attributes = { ...(own?.(request) ?? {}) };
+      let attributes: Attributes = {};
+      try {
+        attributes = { ...(own?.(request) ?? {}) };
+      } catch {
+        // A hook of yours that throws loses its attributes, never the redaction (the instrumentation would swallow
+        // the error, and start the span with the key in its URL).
+      }
       const url = safeUrl(`${request.origin}${request.path}`);
       if (url && /[?&]api_key=/i.test(url.search)) {
         attributes['url.full'] = redactedUrl(url.href);

@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -12,6 +12,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIUserAbortError,
   CatalogClient,
   type CatalogClientOptions,
@@ -299,6 +300,50 @@ describe('spans', () => {
     const attempt = only(childrenOf(op));
     expect(attempt.attributes['error.type']).toBe('AbortError');
     expect(attempt.status.code).toBe(0);
+  });
+
+  it('a timeout: the attempt is a TimeoutError with an error status, in its span and in the request metric', async () => {
+    // Before: the fetch's own AbortError (the SDK's timeout aborts it), with no error status: a timeout read as the
+    // caller's abort.
+    const { api, client, points } = await management();
+    api.faults.script(['hang']);
+    await expect(client.pixels.get(1, { timeout: 300, maxRetries: 0 })).rejects.toBeInstanceOf(
+      APIConnectionTimeoutError,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const op = only(named('pixels.get'));
+    expect(op.attributes['error.type']).toBe('APIConnectionTimeoutError');
+    const attempt = only(childrenOf(op));
+    expect(attempt.attributes['error.type']).toBe('TimeoutError');
+    expect(attempt.status.code).toBe(SpanStatusCode.ERROR);
+    const requests = metric(await points(), 'http.client.request.duration');
+    expect(requests?.points.map((point) => point.attributes['error.type'])).toEqual(['TimeoutError']);
+  });
+
+  it('a meter provider registered after openTelemetry() is called still gets the metrics', async () => {
+    // Before: the meter was taken when openTelemetry() was called: the API's no-op one, for good.
+    const early = openTelemetry({ tracerProvider });
+    const reader = new Reader();
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    try {
+      const { url } = await live();
+      const client = new ManagementClient({
+        baseUrl: url,
+        apiKey: SEED_MANAGEMENT_KEYS[0],
+        logLevel: 'off',
+        telemetry: early,
+      });
+      await client.pixels.get(1);
+      const { resourceMetrics } = await reader.collect();
+      const names = resourceMetrics.scopeMetrics.flatMap((scope) =>
+        scope.metrics.map((m) => m.descriptor.name),
+      );
+      expect(names).toEqual(
+        expect.arrayContaining(['http.client.request.duration', 'content_platform.operation.duration']),
+      );
+    } finally {
+      metrics.disable();
+    }
   });
 
   it('each page of a walk is an operation of its own, linked to the first', async () => {
@@ -607,6 +652,32 @@ describe("the fetch instrumentation's spans (@opentelemetry/instrumentation-undi
     } finally {
       instrumentation.disable();
     }
+  });
+
+  it("a hook of the user's own that throws loses its attributes, never the redaction", async () => {
+    // Before: the hook ran first and threw, the instrumentation swallowed the error, and the span started with the
+    // key in url.full and url.query.
+    const { url, found } = await withUndici(
+      undiciInstrumentationConfig({
+        startSpanHook: (request) => {
+          if (request.path.includes('items')) throw new Error('a bug in the hook');
+          return { 'app.tag': 'mine' };
+        },
+      }),
+    );
+    expect(found.map((span) => [span.attributes['url.full'], span.attributes['app.tag']]).sort()).toEqual([
+      [`${url}/api/account/details?api_key=***`, 'mine'],
+      [`${url}/api/items/all?api_key=***`, undefined],
+    ]);
+  });
+
+  it('tells the SDK through globalThis that the instrumentation propagates: the ESM and CommonJS builds share it', () => {
+    // A config built by one build (a `--require` preload is CommonJS) must reach the other's clients, or both
+    // would send a traceparent.
+    undiciInstrumentationConfig();
+    expect(
+      (globalThis as Record<symbol, unknown>)[Symbol.for('content-platform-sdk.otel.undiciPropagates')],
+    ).toBe(true);
   });
 
   it("left as it comes, it exports the key (what the configuration is for); a hook of the user's own still runs", async () => {
