@@ -70,6 +70,20 @@ async function listing<T extends Named, Row extends NamedRow>(
   return byName;
 }
 
+/** Every record, by id and by name: what `apply` checks each planned change against. */
+async function current<T extends Named, Row extends NamedRow>(
+  set: RecordSet<T, Row>,
+  request: RequestOptions,
+): Promise<{ byId: Map<number, T>; byName: Map<string, T> }> {
+  const byId = new Map<number, T>();
+  const byName = new Map<string, T>();
+  for await (const record of set.resource.list({ per_page: 100 }, request)) {
+    byId.set(record.id, record);
+    byName.set(nameKey(record.name), record);
+  }
+  return { byId, byName };
+}
+
 /** Whether a record is as the plan saw it: every field the same (`updated_at` included, where the server sends it). */
 function unchangedSince(before: object, now: object): boolean {
   const stable = (record: object) =>
@@ -143,9 +157,12 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
         entries[index] = entry;
         tally.finished(entry.status === 'failed' || entry.status === 'conflict');
       };
-      // What each record is now, to refuse a row whose record changed since the plan was made.
+      // What each record is now, by id (a record renamed since the plan is the same record, changed), to refuse a
+      // change whose record changed since the plan was made.
       const now =
-        this.updates.length + this.deletes.length > 0 ? await listing(set, requestOf(config)) : new Map();
+        this.updates.length + this.deletes.length > 0
+          ? await current(set, requestOf(config))
+          : { byId: new Map<number, T>(), byName: new Map<string, T>() };
       const { creates, updates, deletes } = this;
       await pool(creates.length, config, async (i) => {
         const row = creates[i] as Row;
@@ -160,14 +177,10 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
       const base = creates.length;
       await pool(updates.length, config, async (i) => {
         const { before, changes } = updates[i] as PlannedUpdate<T, Row>;
-        const current = now.get(nameKey(before.name)) as T | undefined;
-        const entry: ApplyEntry<T> = {
-          action: 'update',
-          name: before.name,
-          status: 'conflict',
-          record: current,
-        };
-        if (current === undefined || current.id !== before.id || !unchangedSince(before, current))
+        // Gone since: the record now under its name, if any, is another one's.
+        const record = now.byId.get(before.id) ?? now.byName.get(nameKey(before.name));
+        const entry: ApplyEntry<T> = { action: 'update', name: before.name, status: 'conflict', record };
+        if (record === undefined || record.id !== before.id || !unchangedSince(before, record))
           return settle(base + i, entry);
         const done = await tried(config, `${set.kind}.update`, (request) =>
           set.resource.update(before.id, changes, request),
@@ -182,12 +195,14 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
       const after = base + updates.length;
       await pool(deletes.length, config, async (i) => {
         const record = deletes[i] as T;
-        const current = now.get(nameKey(record.name)) as T | undefined;
+        // By id: a record renamed since the plan is still there, changed (a conflict, not deleted); gone, another
+        // record may have taken its name since.
+        const found = now.byId.get(record.id) ?? now.byName.get(nameKey(record.name));
         const entry: ApplyEntry<T> = { action: 'delete', name: record.name, status: 'deleted' };
-        // Already gone: the desired state holds.
-        if (current === undefined) return settle(after + i, entry);
-        if (current.id !== record.id || !unchangedSince(record, current))
-          return settle(after + i, { ...entry, status: 'conflict', record: current });
+        // Already gone, and its name with it: the desired state holds.
+        if (found === undefined) return settle(after + i, entry);
+        if (found.id !== record.id || !unchangedSince(record, found))
+          return settle(after + i, { ...entry, status: 'conflict', record: found });
         const done = await tried(config, `${set.kind}.delete`, (request) =>
           set.resource.delete(record.id, request),
         );

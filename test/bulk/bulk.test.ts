@@ -394,6 +394,37 @@ describe('sync', () => {
     expect(api.store.pixels(KEY).find((p) => p.name === 'A')?.value).toBe('edited');
   });
 
+  it('a record renamed after the plan was made is the same record, changed: a conflict, never reported deleted', async () => {
+    // Before: apply looked records up again by name, so a renamed one looked gone: its delete was reported
+    // `deleted` (it was not), and its update a conflict with no record.
+    const { api, mgmt } = await live({ seed: false });
+    const oldA = await mgmt.pixels.create({ name: 'Old A', type: 'facebook', value: '1' });
+    await mgmt.pixels.create({ name: 'Old B', type: 'facebook', value: '1' });
+    const keep = await mgmt.pixels.create({ name: 'Keep C', type: 'facebook', value: '1' });
+    const plan = await mgmt.pixels.sync([{ name: 'Keep C', type: 'facebook', value: '33' }], { prune: true });
+    expect(plan.toString().split('\n')[0]).toBe(
+      'Plan for pixels: 0 to create, 1 to update, 2 to delete, 0 unchanged.',
+    );
+    await mgmt.pixels.update(oldA.id, { name: 'Renamed A (keep me)' });
+    await mgmt.pixels.update(keep.id, { name: 'Renamed C' });
+    const report = await plan.apply();
+    expect(report.entries.map((e) => [e.action, e.name, e.status, e.record?.name])).toEqual([
+      ['update', 'Keep C', 'conflict', 'Renamed C'],
+      ['delete', 'Old B', 'deleted', undefined],
+      ['delete', 'Old A', 'conflict', 'Renamed A (keep me)'],
+    ]);
+    expect(report).toMatchObject({ updated: 0, deleted: 1, conflicts: 2, failed: 0 });
+    expect(
+      api.store
+        .pixels(KEY)
+        .map((p) => [p.id, p.name, p.value])
+        .sort(),
+    ).toEqual([
+      [oldA.id, 'Renamed A (keep me)', '1'],
+      [keep.id, 'Renamed C', '1'],
+    ]);
+  });
+
   it('applies through transient faults in one call', async () => {
     const { api, mgmt } = await live({ seed: false });
     await mgmt.pixels.createMany(rows(40, 'Old'));
