@@ -16,6 +16,7 @@ import {
   SEED_CATALOG_KEYS,
   SEED_PURCHASE_CODES,
 } from '../../src/testing/index.js';
+import { timed } from '../helpers/failure.js';
 
 // What the purchase cache guarantees when callers leave, stores fail or lie, and the server fails (issue 33, items
 // 11-17): over a real 127.0.0.1 socket to the reference server, with stores of the test's own making.
@@ -58,6 +59,14 @@ function catalog(options: Partial<CatalogClientOptions> = {}): CatalogClient {
     ...options,
   });
 }
+/** A fetch that hands each answer over `ms` late: the server has answered, the client has not heard yet. */
+function lateFetch(ms: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return response;
+  };
+}
 const validations = () => api.requests.filter((r) => r.method === 'POST').length;
 const warns = (from = lines) => from.filter((line) => line.level === 'warn');
 /** A store of the test's own over a Map, with hooks to make it fail or lie. */
@@ -71,17 +80,6 @@ function mapStore(overrides: Partial<CacheStore> = {}) {
   };
   return { kept, store };
 }
-/** Settles `promise` and says how, and after how many ms. */
-async function timed<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
-  const started = performance.now();
-  try {
-    const value = await promise;
-    return { ms: performance.now() - started, value };
-  } catch (error) {
-    return { ms: performance.now() - started, error };
-  }
-}
-
 describe('single flight keeps each caller’s own signal, deadline and result (item 11)', () => {
   it('the first caller aborts: it alone rejects (APIUserAbortError); the 5 others get the answer, from 1 request', async () => {
     api.faults.set({ latencyMs: 400 });
@@ -246,11 +244,7 @@ describe('a refused code stays refused, whatever the store does (item 12)', () =
     // Client 1's request is answered valid, but its fetch hands the answer over 400 ms late; meanwhile the code is
     // refunded and client 2 is refused. Before: client 1's late answer lifted the process's refusal and was kept, so
     // both clients answered the refunded code valid from their caches; a call made after the refusal joined it.
-    const late: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      return response;
-    };
+    const late = lateFetch(400);
     const first = catalog({ fetch: late });
     const second = catalog();
     const asked = timed(first.purchases.validate(CODE).withResponse());
@@ -271,11 +265,7 @@ describe('a refused code stays refused, whatever the store does (item 12)', () =
   it('{ cache: false } sends its own request: it never joins one already under way', async () => {
     // Before: a check with { cache: false } made after the refund joined the request sent before it, and answered
     // the refunded code valid.
-    const late: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return response;
-    };
+    const late = lateFetch(300);
     const client = catalog({ fetch: late });
     const asked = timed(client.purchases.validate(CODE));
     await new Promise((resolve) => setTimeout(resolve, 100));

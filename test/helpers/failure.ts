@@ -24,3 +24,14 @@ export function leakSurface(error: Error): string {
     String(error),
   ].join('\n');
 }
+
+/** Settles `promise` and says how, and after how many ms. */
+export async function timed<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const started = performance.now();
+  try {
+    const value = await promise;
+    return { ms: performance.now() - started, value };
+  } catch (error) {
+    return { ms: performance.now() - started, error };
+  }
+}

@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createReferenceServer, type ListeningServer, listen } from '../../src/testing/index.js';
+import { timed } from '../helpers/failure.js';
 import { useRedis } from '../helpers/redis.js';
 import { describeRun, killAll, spawnChild } from './children.js';
 
@@ -56,17 +57,6 @@ async function process_() {
     logLevel: 'off',
     cache: { ttl: HOUR, store: redisStore(await connect()) },
   });
-}
-
-/** Settles `promise` and says how, and after how many ms. */
-async function timed<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
-  const started = performance.now();
-  try {
-    const value = await promise;
-    return { ms: performance.now() - started, value };
-  } catch (error) {
-    return { ms: performance.now() - started, error };
-  }
 }
 
 const validations = () => api.requests.filter((r) => r.url.endsWith('/purchases/validation')).length;
