@@ -6,6 +6,7 @@ import {
   InvalidParamsError,
   keyAdvice,
   recordCall,
+  shown,
 } from '../core/errors/index.js';
 import type { RateLimitSnapshot } from '../core/throttle/index.js';
 import {
@@ -165,7 +166,7 @@ const caches = new WeakMap<PurchaseCacheOptions, Map<string, PurchaseCache>>();
 function cacheOf(options: PurchaseCacheOptions, apiRoot: string, apiKey: string): PurchaseCache {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidParamsError(
-      `cache must be { ttl, staleIfError?, store?, maxEntries? } (or left out); got ${options === null || typeof options === 'boolean' ? String(options) : `a ${typeof options}`}.`,
+      `cache must be { ttl, staleIfError?, store?, maxEntries? } (or left out); got ${shown(options)}.`,
       'cache',
     );
   }

@@ -2,6 +2,7 @@ import type { BulkOptions, ValidateManyReport } from '../bulk/index.js';
 import {
   checkKeys,
   InvalidParamsError,
+  kindOf,
   maskCode,
   ResponseValidationError,
   shown,
@@ -159,7 +160,7 @@ function code(value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   throw new InvalidParamsError(
     // Only an empty string is quoted: any other value could be a whole code.
-    `purchaseCode must be a non-empty string; got ${typeof value === 'string' ? JSON.stringify(value) : `a value of type ${value === null ? 'null' : typeof value}`}.`,
+    `purchaseCode must be a non-empty string; got ${typeof value === 'string' ? shown(value) : kindOf(value)}.`,
     'purchaseCode',
   );
 }

@@ -345,6 +345,6 @@ describe('purchase codes in errors', () => {
       catalog(script().fetch).purchases.validate(867812362300 as unknown as string),
     );
     expect(error).toBeInstanceOf(InvalidParamsError);
-    expect(error.message).toBe('purchaseCode must be a non-empty string; got a value of type number.');
+    expect(error.message).toBe('purchaseCode must be a non-empty string; got a number.');
   });
 });

@@ -144,7 +144,7 @@ export const oursScenarios: Scenario[] = [
     async run(rig, via) {
       const message =
         'headers must be an object of header names to values, a Headers, or an array of [name, value] pairs; ' +
-        'got a value of type string.';
+        'got a string.';
       expect(() => rig.mgmt(via, untyped({ headers: 'garbage' }))).toThrow(
         new InvalidParamsError(message, 'headers'),
       );

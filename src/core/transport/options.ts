@@ -490,7 +490,7 @@ function headerRecord(headers: unknown, param: string): Record<string, string> {
   }
   throw new InvalidParamsError(
     `${param} must be an object of header names to values, a Headers, or an array of [name, value] pairs; ` +
-      `got ${Array.isArray(headers) ? 'an array that is not all [name, value] pairs' : `a value of type ${headers === null ? 'null' : typeof headers}`}.`,
+      `got ${Array.isArray(headers) ? 'an array that is not all [name, value] pairs' : kindOf(headers)}.`,
     param,
   );
 }
