@@ -343,7 +343,16 @@ export class CacheCore {
     } catch (error) {
       throw left(caller, NEVER) ?? error;
     }
-    return (joined && flight.early) || flight.answer;
+    if (joined || signal === undefined) return (joined && flight.early) || flight.answer;
+    // The first caller waits for the entry's write too, which its own abort still ends.
+    let stop = noop;
+    const aborted = new Promise<never>((_, reject) => {
+      const gone = () => reject(left(caller, NEVER));
+      if (signal.aborted) return gone();
+      signal.addEventListener('abort', gone, { once: true });
+      stop = () => signal.removeEventListener('abort', gone);
+    });
+    return Promise.race([flight.answer, aborted]).finally(stop);
   }
 
   /** Keeps a server's answer: the purchase without its code, stamped, and (in a store of yours) its MAC. */

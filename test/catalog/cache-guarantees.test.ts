@@ -417,6 +417,21 @@ describe('store operations end with the call; a breaker skips a failing store (i
     expect(validations()).toBe(1);
   });
 
+  it('the first caller waiting for a hanging store’s write still ends with its own abort', async () => {
+    const { store } = mapStore({ set: () => new Promise(() => {}) });
+    const client = catalog({ cache: { ttl: HOUR, store } });
+    const leaving = new AbortController();
+    const first = timed(client.purchases.validate(CODE, { signal: leaving.signal }));
+    const joiner = timed(client.purchases.validate(CODE).withResponse());
+    expect((await joiner).value?.cache).toBe('miss');
+    const aborted = performance.now();
+    leaving.abort();
+    const result = await first;
+    expect(result.error).toBeInstanceOf(APIUserAbortError);
+    expect(performance.now() - aborted).toBeLessThan(100);
+    expect(validations()).toBe(1);
+  });
+
   it('a hanging store and a server that does not answer: the call ends at its deadline', async () => {
     api.faults.set({ latencyMs: 2_000 });
     const { store } = mapStore({ get: () => new Promise(() => {}) });
