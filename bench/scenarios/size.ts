@@ -1,5 +1,5 @@
 // Section 6: size — the ESM entry bundled with its dependencies, ky and zod (esbuild, minified, brotli q11), and
-// size-limit's figure for what an import loads, the one the budget in .size-limit.json (and CI) checks.
+// size-limit's figure for what an import loads, the one the budget in .size-limit.mjs (and CI) checks.
 import { spawnSync } from 'node:child_process';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -15,12 +15,12 @@ export interface SizeFigures {
   byPackage: Record<string, number>;
   /**
    * size-limit's figure for the ESM entry as loaded at import (without the chunks it loads on demand), and the budget
-   * in .size-limit.json, in bytes; `undefined` when size-limit could not say.
+   * in .size-limit.mjs, in bytes; `undefined` when size-limit could not say.
    */
   atImport?: { size: number; limit: number } | undefined;
 }
 
-/** The first check of .size-limit.json (the entry as loaded at import), as `size-limit --json` reports it. */
+/** The first check of .size-limit.mjs (the entry as loaded at import), as `size-limit --json` reports it. */
 function budgetFigure(): SizeFigures['atImport'] {
   const run = spawnSync(process.execPath, [`${root}node_modules/size-limit/bin.js`, '--json'], {
     cwd: root,
@@ -87,7 +87,7 @@ export async function size(_: Context): Promise<Section<SizeFigures>> {
     '',
     sdk.atImport
       ? `As loaded at import (size-limit, the chunks loaded on demand left out): ${(sdk.atImport.size / 1000).toFixed(2)} kB ` +
-        `brotli, against the budget of ${(sdk.atImport.limit / 1000).toFixed(2)} kB in .size-limit.json.`
+        `brotli, against the budget of ${(sdk.atImport.limit / 1000).toFixed(2)} kB in .size-limit.mjs.`
       : 'size-limit gave no figure for the entry as loaded at import (is dist/ built?).',
     '',
   ];
