@@ -500,6 +500,38 @@ describe('list walks and bulk jobs', () => {
     expect(await c.mgmt.pixels.list().toArray({ limit: 2, onProgress: () => {} })).toHaveLength(2);
   });
 
+  it('an onProgress that is not a function is refused before the walk goes past its first page', async () => {
+    const c = setup();
+    // The seed's 12 pixels are 2 pages of 10: a walk that went past its first page would ask for page 2.
+    const walks = [c.mgmt.pixels.list({ per_page: 10 }), c.mgmt.pixels.list({ per_page: 10 })];
+    const list = () => c.mgmt.pixels.list({ per_page: 10 });
+    await refused(
+      () => walks[0]?.toArray({ limit: 12, onProgress: 'x' as never }),
+      'toArray: onProgress must be a function, got "x".',
+      'onProgress',
+    );
+    await refused(
+      () => walks[1]?.pages({ onProgress: 5 as never }).next(),
+      'pages: onProgress must be a function, got 5.',
+      'onProgress',
+    );
+    await refused(
+      () => walks[0]?.toArray({ limit: 12, onProgress: {} as never }),
+      'toArray: onProgress must be a function, got an object.',
+      'onProgress',
+    );
+    // Each list sent its first page's request (a list starts at once), and no walk asked for page 2.
+    for (const walk of walks) expect((await walk).meta.current_page).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(c.server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${ORIGIN}/api/v1/pixels?per_page=10`,
+      `GET ${ORIGIN}/api/v1/pixels?per_page=10`,
+    ]);
+    // `null` is no callback, as `null` options are none: the walk goes on to the end.
+    expect(await list().toArray({ limit: 12, onProgress: null as never })).toHaveLength(12);
+    expect(c.server.requests.at(-1)?.url).toBe(`${ORIGIN}/api/v1/pixels?per_page=10&page=2`);
+  });
+
   it("a bulk job's request options are checked up front, not row by row", async () => {
     const c = setup();
     const rows = [{ name: 'Bulk 1', type: 'facebook', value: '1' }] as const;

@@ -117,11 +117,12 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
    * The pages themselves, from this one to the last, each fetched when the loop asks for it: for a script that
    * records `page.meta.current_page` as it goes and resumes later with `list({ ...params, page: n + 1 })`.
    * Items come as each page has them (an item pushed on by a new record can come twice; see the class notes).
-   * @throws {InvalidParamsError} `options` has a key other than `onProgress` (before any further request).
+   * @throws {InvalidParamsError} `options` has a key other than `onProgress`, or an `onProgress` that is not a
+   * function (before any further request).
    * @throws {ResponseValidationError} a page that repeats only ids already seen, yet says more pages follow.
    */
   async *pages(options?: WalkOptions): AsyncGenerator<Page<T>, void, undefined> {
-    this.#check(() => checkKeys(options, ['onProgress'], 'pages'));
+    this.#check(() => checkWalk(options, ['onProgress'], 'pages'));
     const seen = new Set<number>();
     for await (const page of this.#walk(seen, options?.onProgress)) {
       for (const item of page.data) seen.add(item.id);
@@ -160,13 +161,13 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
 
   /**
    * The first `limit` items from this page on, as an array, fetching no page past the one that completes it.
-   * @throws {InvalidParamsError} `limit` is not a positive integer, or `options` has a key other than `limit` and
-   * `onProgress` (before any further request).
+   * @throws {InvalidParamsError} `limit` is not a positive integer, `onProgress` is not a function, or `options`
+   * has a key other than `limit` and `onProgress` (before any further request).
    */
   async toArray(options: ToArrayOptions): Promise<T[]> {
     const limit = options?.limit;
     this.#check(() => {
-      checkKeys(options, ['limit', 'onProgress'], 'toArray');
+      checkWalk(options, ['limit', 'onProgress'], 'toArray');
       if (!Number.isSafeInteger(limit) || limit < 1)
         throw new InvalidParamsError(
           `toArray: limit must be a positive integer, got ${shown(limit)}.`,
@@ -195,6 +196,20 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
       throw error;
     }
   }
+}
+
+/**
+ * A walk's options: only `known` keys, and an `onProgress` that is a function (or none). Anything else would be
+ * called after the first page and fail the walk there with a TypeError.
+ */
+function checkWalk(options: WalkOptions | undefined, known: string[], where: string): void {
+  checkKeys(options, known, where);
+  const onProgress = options?.onProgress;
+  if (onProgress != null && typeof onProgress !== 'function')
+    throw new InvalidParamsError(
+      `${where}: onProgress must be a function, got ${shown(onProgress)}.`,
+      'onProgress',
+    );
 }
 
 /** Like `deferred` for lists: bad input thrown by `start` becomes a rejected `PagePromise`. */
