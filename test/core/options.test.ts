@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidParamsError } from '../../src/core/errors/classes.js';
 import { consoleLogger } from '../../src/core/transport/log.js';
 import { extraHeaders, resolveOptions } from '../../src/core/transport/options.js';
+import { ManagementClient } from '../../src/index.js';
+import { createReferenceServer } from '../../src/testing/index.js';
 import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
 
 function failure(run: () => unknown): InvalidParamsError {
@@ -428,6 +430,35 @@ describe('extraHeaders', () => {
     const headers = { 'x-trace-id': 'a\tb', 'X-Name': 'café', "x-!#$%&'*+-.^_`|~": '' };
     expect(extraHeaders(headers, 'headers')).toEqual(headers);
     expect(extraHeaders(undefined, 'headers')).toEqual({});
+  });
+
+  it('takes a null value as undefined (no such header is sent), not as the text "null"', () => {
+    const given = { 'x-a': '1', 'x-b': null } as unknown as Record<string, string>;
+    const out = extraHeaders(given, 'headers');
+    expect(out).toEqual({ 'x-a': '1', 'x-b': undefined });
+    expect(Object.keys(out)).toEqual(['x-a', 'x-b']);
+    expect(extraHeaders([['x-b', null]] as never, 'headers')).toEqual({ 'x-b': undefined });
+  });
+
+  it("sends no header for a null value, and a null per call drops the client's header of that name", async () => {
+    const server = createReferenceServer();
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: server.keys.management[0],
+      fetch: server.fetch,
+      headers: { 'x-team': 'growth', 'x-none': null } as never,
+    });
+    await mgmt.pixels.get(1);
+    await mgmt.pixels.get(1, { headers: { 'x-team': null, 'x-trace': null, 'x-call': '7' } as never });
+    const [plain, call] = server.requests.map((r) => r.headers);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET https://links.example.com/api/v1/pixels/1',
+      'GET https://links.example.com/api/v1/pixels/1',
+    ]);
+    expect(plain?.['x-team']).toBe('growth');
+    expect(plain && 'x-none' in plain).toBe(false);
+    expect(call?.['x-call']).toBe('7');
+    expect(call && ['x-team', 'x-trace', 'x-none'].filter((name) => name in call)).toEqual([]);
   });
 
   it.each([
