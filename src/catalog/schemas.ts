@@ -43,14 +43,51 @@ const Tags = z.pipe(
   z.nullish(z.union([z.array(z.union([z.string(), z.number()])), z.string()])),
   z.transform((value: (string | number)[] | string | null | undefined): string[] => {
     const tags: string[] = [];
-    // One pass (no copy per step): this runs for every item of a list.
-    for (const part of value == null ? [] : typeof value === 'string' ? value.split(',') : value) {
+    if (value == null) return tags;
+    if (typeof value === 'string') return splitTags(value, tags);
+    for (const part of value) {
       const tag = String(part).trim();
       if (tag !== '') tags.push(tag);
     }
     return tags;
   }),
 );
+
+/**
+ * The tags of a comma-separated string, each trimmed as `String.prototype.trim` does, empty ones dropped, pushed onto
+ * `tags`. One slice a tag, no array of parts and no trimmed copy: this runs for every item of a list, and was a
+ * quarter of a 59-item parse with `split` and `trim`.
+ */
+function splitTags(text: string, tags: string[]): string[] {
+  for (let from = 0; from <= text.length; ) {
+    let to = text.indexOf(',', from);
+    if (to < 0) to = text.length;
+    let start = from;
+    let end = to;
+    while (start < end && isSpace(text.charCodeAt(start))) start += 1;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end -= 1;
+    if (end > start) tags.push(text.slice(start, end));
+    from = to + 1;
+  }
+  return tags;
+}
+
+/** Whether `trim` removes this UTF-16 code unit: ECMAScript's WhiteSpace and LineTerminator. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 /** `options`: null, a list of option names, or a map of option name to a value or a list of values. */
 const OptionsValue = z.union([

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AccountEnvelopeSchema,
@@ -46,6 +47,47 @@ describe('ItemSchema', () => {
       [undefined, []],
     ])('%j → %j', (tags, expected) => {
       expect(ItemSchema.parse({ ...anItem(), tags }).tags).toEqual(expected);
+    });
+
+    it('a comma-separated string splits and trims exactly as split(",") and trim() do, for any text', () => {
+      // Every code unit trim() removes, beside commas, letters, and spaces it keeps (U+180E, U+200B are not spaces).
+      const units = [
+        ',',
+        ',',
+        'a',
+        'é',
+        'ب',
+        ' ',
+        '\t',
+        '\n',
+        '\v',
+        '\f',
+        '\r',
+        '\u00a0',
+        '\u1680',
+        '\u2000',
+        '\u200a',
+        '\u2028',
+        '\u2029',
+        '\u202f',
+        '\u205f',
+        '\u3000',
+        '\ufeff',
+        '\u180e',
+        '\u200b',
+        '\u0085',
+      ];
+      const text = fc.array(fc.constantFrom(...units), { maxLength: 24 }).map((parts) => parts.join(''));
+      fc.assert(
+        fc.property(text, (tags) => {
+          const expected = tags
+            .split(',')
+            .map((tag) => tag.trim())
+            .filter((tag) => tag !== '');
+          expect(ItemSchema.parse({ ...anItem(), tags }).tags).toEqual(expected);
+        }),
+        { numRuns: 1000 },
+      );
     });
   });
 
