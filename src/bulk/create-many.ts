@@ -1,4 +1,4 @@
-import { pool, type Settings, settings, Tally } from './pool.js';
+import { pool, refusal, type Settings, settings, Tally } from './pool.js';
 import {
   checkRows,
   createOnce,
@@ -100,7 +100,9 @@ async function index<T extends Named, Row extends NamedRow>(
       for (const record of page.data) byName.set(nameKey(record.name), record);
     }
     return byName;
-  } catch {
+  } catch (error) {
+    // A value of `request` the listing refused (nothing sent) is the job's: it rejects before any create.
+    if (refusal(error, config)) throw config.refused;
     return undefined;
   }
 }

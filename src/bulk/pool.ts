@@ -20,6 +20,10 @@ export interface Settings {
   request: BulkOptions['request'];
   /** The job stopped itself (its `onProgress` threw): no row starts after, those under way finish. */
   stopped: boolean;
+  /** A value of `request` the first calls refused (see `refusal`): the job stopped, and rejects with it. */
+  refused: InvalidParamsError | undefined;
+  /** The job's name in its messages (`pixels.createMany`, `pixels.sync: apply`). */
+  where: string;
 }
 
 /**
@@ -49,6 +53,8 @@ export function settings(options: BulkOptions | null | undefined, where: string)
     onProgress,
     request: request ?? undefined,
     stopped: false,
+    refused: undefined,
+    where,
   };
 }
 
@@ -84,6 +90,28 @@ export function checkRequest(request: unknown, where: string): void {
   checkKeys(request, REQUEST_OPTIONS, `${where}: request`);
 }
 
+/**
+ * Whether a call of the job refused a value of its `request` (a `timeout` of `'5'`, a header that cannot be sent):
+ * every call of the job would, before sending anything. The job notes it (its first such error, naming the job), stops
+ * starting rows and rejects with it, instead of failing each row. The values are checked by the calls themselves, so
+ * that no second copy of the transport's checks lives here. A row's own bad field names another parameter.
+ */
+export function refusal(error: unknown, settings: Settings): boolean {
+  const refused = requestRefused(error, settings.where);
+  if (refused === undefined) return false;
+  settings.refused ??= refused;
+  settings.stopped = true;
+  return true;
+}
+
+/** The job's own error for a value of its `request` that a call refused (see `refusal`); `undefined` otherwise. */
+export function requestRefused(error: unknown, where: string): InvalidParamsError | undefined {
+  const param = (error as InvalidParamsError | undefined)?.param;
+  return error instanceof InvalidParamsError && (REQUEST_OPTIONS as readonly unknown[]).includes(param)
+    ? new InvalidParamsError(`${where}: request: ${error.message}`, param)
+    : undefined;
+}
+
 /** Counts a job's progress and reports it. */
 export class Tally {
   readonly #progress: Progress;
@@ -102,6 +130,7 @@ export class Tally {
    * way settle) rejects with a `ContentPlatformError` whose `cause` is what it threw and whose `report` is the result.
    */
   result<R>(where: string, report: R): R {
+    if (this.#settings.refused) throw this.#settings.refused;
     const thrown = this.thrown;
     if (thrown === undefined) return report;
     const reason = (thrown.error as Error)?.message ?? String(thrown.error);
@@ -219,7 +248,7 @@ export async function tried<V>(
       return { value: await send({ ...config.request, signal: config.signal }) };
     } catch (error) {
       last = asSdkError(error, where);
-      if (!transient(error) || config.signal?.aborted) break;
+      if (refusal(error, config) || !transient(error) || config.signal?.aborted) break;
     }
   }
   return { error: last as ContentPlatformError };

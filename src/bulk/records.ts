@@ -4,7 +4,7 @@ import {
   UnprocessableEntityError,
 } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { asSdkError, backoff, mayHaveCreated, pause, type Settings, transient } from './pool.js';
+import { asSdkError, backoff, mayHaveCreated, pause, refusal, type Settings, transient } from './pool.js';
 
 /** A record with a unique name: a pixel or a domain. */
 export interface Named {
@@ -95,6 +95,7 @@ export async function createOnce<T extends Named, Row extends NamedRow>(
       return { status: 'created', record: await set.resource.create(row, request) };
     } catch (error) {
       last = asSdkError(error, where);
+      if (refusal(error, settings)) return { status: 'failed', error: last };
       if (nameTaken(error)) {
         const taken = last;
         const found = await findByName(set, row.name, request).then(

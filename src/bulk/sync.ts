@@ -1,6 +1,6 @@
 import { checkKeys, escapeControls, InvalidParamsError, NotFoundError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { checkRequest, pool, type Settings, settings, Tally, tried } from './pool.js';
+import { checkRequest, pool, requestRefused, type Settings, settings, Tally, tried } from './pool.js';
 import {
   checkRows,
   createOnce,
@@ -37,7 +37,12 @@ export async function sync<T extends Named, Row extends NamedRow>(
     throw new InvalidParamsError(`${where}: prune must be true, false or a function of a record.`, 'prune');
   const refused = checkRows(set, desired, where).find((error) => error !== undefined);
   if (refused) throw refused;
-  const current = await listing(set, { ...options.request, signal: options.signal });
+  // A value of `request` the listing refused (nothing sent) is the plan's own error.
+  const current = await listing(set, { ...options.request, signal: options.signal }).catch(
+    (error: unknown) => {
+      throw requestRefused(error, where) ?? error;
+    },
+  );
   const creates: Row[] = [];
   const updates: PlannedUpdate<T, Row>[] = [];
   const wanted = new Set<string>();
@@ -161,7 +166,9 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
       // change whose record changed since the plan was made.
       const now =
         this.updates.length + this.deletes.length > 0
-          ? await current(set, requestOf(config))
+          ? await current(set, requestOf(config)).catch((error: unknown) => {
+              throw requestRefused(error, where) ?? error;
+            })
           : { byId: new Map<number, T>(), byName: new Map<string, T>() };
       const { creates, updates, deletes } = this;
       await pool(creates.length, config, async (i) => {

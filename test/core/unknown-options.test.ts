@@ -568,6 +568,53 @@ describe('list walks and bulk jobs', () => {
     });
     expect(plan.creates).toEqual([]);
   });
+
+  it("a bad value in a bulk job's request rejects the job with nothing sent, instead of failing every row", async () => {
+    const c = setup();
+    const rows = Array.from({ length: 12 }, (_, n) => ({ name: `Bulk ${n}`, type: 'facebook', value: `${n}` }));
+    const seen: number[] = [];
+    const timeout = 'pixels.createMany: request: timeout must be a positive number of milliseconds; got "5".';
+    await refused(
+      () =>
+        c.mgmt.pixels.createMany(rows as never, {
+          request: { timeout: '5' } as never,
+          onProgress: ({ done }) => seen.push(done),
+        }),
+      timeout,
+      'timeout',
+      c.server,
+    );
+    // The job never got as far as a row.
+    expect(seen).toEqual([0]);
+    const codes = Object.values(SEED_PURCHASE_CODES);
+    await refused(
+      () => c.catalog.purchases.validateMany(codes, { request: { maxRetries: -1 } }),
+      'purchases.validateMany: request: maxRetries must be a whole number from 0 to 10; got -1.',
+      'maxRetries',
+      c.server,
+    );
+    await refused(
+      () => c.mgmt.domains.sync([{ name: 'a.example.com' }], { request: { headers: { 'x-a': 'b\r\n' } } }),
+      'domains.sync: request: headers: the value of "x-a" has a CR, LF or NUL, or a character beyond U+00FF, ' +
+        'which no HTTP request can carry (not shown: it may be a secret).',
+      'headers',
+      c.server,
+    );
+    // A plan made with good options, applied with a bad one: nothing is created, updated or deleted.
+    const plan = await c.mgmt.pixels.sync(rows.slice(0, 3) as never);
+    const before = c.server.requests.length;
+    await refused(
+      () => plan.apply({ request: { totalTimeout: 0 } }),
+      'pixels.sync: apply: request: totalTimeout must be a positive number of milliseconds; got 0.',
+      'totalTimeout',
+    );
+    expect(c.server.requests.length).toBe(before);
+    // A row's own bad field is still that row's failure alone.
+    const report = await c.mgmt.pixels.createMany([rows[0], { ...rows[1], type: 'nope' }] as never, {
+      attempts: 1,
+    });
+    expect(report.entries.map((entry) => entry.status)).toEqual(['created', 'failed']);
+  });
 });
 
 describe('values the client would call, checked at construction', () => {
