@@ -8,8 +8,13 @@ import type { Flavor, Locale } from './core/types.js';
 import { guardFailure, handleManagement, notFound } from './management/routes.js';
 import type { ReferenceStore } from './store.js';
 
-/** A canned scripted answer: the Laravel failure body for a bare status, else the given body and headers. */
+/**
+ * A canned scripted answer: the Laravel failure body for a bare status (none for 204, 205 and 304, which carry no
+ * body), else the given body and headers.
+ */
 export function canned(fault: Exclude<ScriptedFault, string>): Response {
+  if ([204, 205, 304].includes(fault.status))
+    return new Response(null, { status: fault.status, headers: new Headers(fault.headers) });
   if (fault.body === undefined && fault.headers === undefined) return failureResponse(fault.status);
   const isText = typeof fault.body === 'string';
   const body = fault.body === undefined ? null : isText ? (fault.body as string) : JSON.stringify(fault.body);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidParamsError } from '../../src/index.js';
 import { ORIGIN, read, setup } from './helpers.js';
 
 describe('scripted faults', () => {
@@ -165,6 +166,87 @@ describe('standing faults', () => {
     expect((await mgmt('GET', 'pixels/1')).status).toBe(200);
     server.reset();
     expect((await mgmt('GET', 'pixels/1')).status).toBe(503);
+  });
+});
+
+describe('faults.script checks what it is given, and queues nothing when a fault is bad', () => {
+  const refusals: [string, unknown, string, string][] = [
+    [
+      'not an array',
+      'reset',
+      'faults.script: faults must be an array of scripted faults; got "reset".',
+      'faults',
+    ],
+    [
+      'an unknown name',
+      ['pass', 'timeout'],
+      "faults.script: fault 2 of 2 must be 'pass', 'reset', 'hang', 'html', 'truncated', 'lose-response' or " +
+        '{ status, body?, headers? }; got "timeout".',
+      'faults',
+    ],
+    ['null', [null], 'faults.script: fault 1 of 1 is null.', 'faults'],
+    [
+      'a misspelt field',
+      [{ status: 503, header: {} }],
+      'faults.script: fault 1 of 1: unknown field "header"; did you mean headers?',
+      'header',
+    ],
+    [
+      'a status no Response can have',
+      [{ status: 503 }, { status: 99 }],
+      'faults.script: fault 2 of 2: status must be a whole number from 200 to 599; got 99.',
+      'status',
+    ],
+    [
+      'a status as text',
+      [{ status: '503' }],
+      'faults.script: fault 1 of 1: status must be a whole number from 200 to 599; got "503".',
+      'status',
+    ],
+    [
+      'a body on a 204',
+      [{ status: 204, body: {} }],
+      'faults.script: fault 1 of 1: a 204 answer has no body; leave body out.',
+      'body',
+    ],
+    [
+      'a header no request can carry',
+      [{ status: 503, headers: { 'retry-after': '1\r\nx: y' } }],
+      'faults.script: fault 1 of 1: headers must be header names to values a Headers can hold.',
+      'headers',
+    ],
+  ];
+
+  it.each(refusals)('refuses %s', async (_, faults, message, param) => {
+    const { server } = setup();
+    const error = (() => {
+      try {
+        server.faults.script(faults as never);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).message).toBe(message);
+    expect((error as InvalidParamsError).param).toBe(param);
+    expect(server.faults.pending).toBe(0);
+  });
+
+  it('checks its options: null is none, match a function, no other key', async () => {
+    const { mgmt, server } = setup();
+    expect(() => server.faults.script(['reset'], { macth: () => true } as never)).toThrow(
+      new InvalidParamsError('faults.script: unknown option "macth"; did you mean match?', 'macth'),
+    );
+    expect(() => server.faults.script(['reset'], { match: 'pixels' } as never)).toThrow(
+      'faults.script: match must be a function; got "pixels".',
+    );
+    expect(server.faults.pending).toBe(0);
+    server.faults.script([{ status: 503 }], null);
+    server.faults.script([{ status: 204 }], { match: (request) => request.method === 'DELETE' });
+    expect(server.faults.pending).toBe(2);
+    expect((await mgmt('GET', 'pixels/1')).status).toBe(503);
+    expect((await mgmt('GET', 'pixels/1')).status).toBe(200);
+    expect((await mgmt('DELETE', 'pixels/1')).status).toBe(204);
   });
 });
 

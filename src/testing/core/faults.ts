@@ -142,6 +142,60 @@ export function checkFaultSettings(settings: FaultSettings | null | undefined, w
   return given;
 }
 
+const SCRIPTED = ['pass', 'reset', 'hang', 'html', 'truncated', 'lose-response'];
+// Statuses whose Response may carry no body.
+const NO_BODY = [204, 205, 304];
+
+/**
+ * Checks what `faults.script` is given, before anything is queued: a bad answer would otherwise fail the request it
+ * meets (a `TypeError` inside the server), far from the line that scripted it. Returns `match`.
+ */
+function checkScript(faults: unknown, options: unknown): ((request: Request) => boolean) | undefined {
+  const where = 'faults.script';
+  if (!Array.isArray(faults))
+    throw new InvalidParamsError(
+      `${where}: faults must be an array of scripted faults; got ${shown(faults)}.`,
+      'faults',
+    );
+  faults.forEach((fault: unknown, index) => {
+    const at = `${where}: fault ${index + 1} of ${faults.length}`;
+    if (typeof fault === 'string') {
+      if (!SCRIPTED.includes(fault))
+        throw new InvalidParamsError(
+          `${at} must be ${SCRIPTED.map((name) => `'${name}'`).join(', ')} or { status, body?, headers? }; got ${shown(fault)}.`,
+          'faults',
+        );
+      return;
+    }
+    if (!isGiven(fault, at, 'field')) throw new InvalidParamsError(`${at} is ${shown(fault)}.`, 'faults');
+    checkKeys(fault, ['status', 'body', 'headers'], at, 'field');
+    const { status, body, headers } = fault as { status?: unknown; body?: unknown; headers?: unknown };
+    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599)
+      throw new InvalidParamsError(
+        `${at}: status must be a whole number from 200 to 599; got ${shown(status)}.`,
+        'status',
+      );
+    if (body !== undefined && NO_BODY.includes(status as number))
+      throw new InvalidParamsError(`${at}: a ${status} answer has no body; leave body out.`, 'body');
+    if (headers !== undefined) {
+      try {
+        new Headers(headers as HeadersInit);
+      } catch {
+        throw new InvalidParamsError(
+          `${at}: headers must be header names to values a Headers can hold.`,
+          'headers',
+        );
+      }
+    }
+  });
+  if (!isGiven(options, where)) return undefined;
+  checkKeys(options, ['match'], where);
+  const { match } = options as { match?: unknown };
+  if (match !== undefined && typeof match !== 'function')
+    throw new InvalidParamsError(`${where}: match must be a function; got ${shown(match)}.`, 'match');
+  return match as ((request: Request) => boolean) | undefined;
+}
+
 function checkLatency(latency: unknown, where: string): void {
   const ms = (value: unknown) => typeof value === 'number' && value >= 0 && value <= MAX_DELAY_MS;
   const fine = Array.isArray(latency)
@@ -174,9 +228,18 @@ export class FaultController {
     this.#random = prng(checked.seed ?? DEFAULT_SEED);
   }
 
-  /** Queues answers for the next matching requests, one each, after any already queued. */
-  script(faults: readonly ScriptedFault[], options: { match?: (request: Request) => boolean } = {}): void {
-    for (const fault of faults) this.#script.push({ fault, match: options.match });
+  /**
+   * Queues answers for the next matching requests, one each, after any already queued. `null` options are none.
+   * @throws {InvalidParamsError} `faults` is not an array of {@link ScriptedFault}s (a canned status from 200 to 599,
+   * no body on a 204, 205 or 304, headers a `Headers` could hold), or an option is unknown or `match` is not a
+   * function; nothing is queued then.
+   */
+  script(
+    faults: readonly ScriptedFault[],
+    options?: { match?: ((request: Request) => boolean) | undefined } | null,
+  ): void {
+    const match = checkScript(faults, options);
+    for (const fault of faults) this.#script.push({ fault, match });
   }
 
   /** The standing faults in effect, defaults filled in: what a banner or a log can echo. */
