@@ -571,7 +571,11 @@ describe('list walks and bulk jobs', () => {
 
   it("a bad value in a bulk job's request rejects the job with nothing sent, instead of failing every row", async () => {
     const c = setup();
-    const rows = Array.from({ length: 12 }, (_, n) => ({ name: `Bulk ${n}`, type: 'facebook', value: `${n}` }));
+    const rows = Array.from({ length: 12 }, (_, n) => ({
+      name: `Bulk ${n}`,
+      type: 'facebook',
+      value: `${n}`,
+    }));
     const seen: number[] = [];
     const timeout = 'pixels.createMany: request: timeout must be a positive number of milliseconds; got "5".';
     await refused(
