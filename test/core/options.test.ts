@@ -440,6 +440,24 @@ describe('extraHeaders', () => {
     expect(extraHeaders([['x-b', null]] as never, 'headers')).toEqual({ 'x-b': undefined });
   });
 
+  it.each([
+    [{ 'x-b': { id: 1 } }, 'an object'],
+    [{ 'x-b': ['a', 'b'] }, 'an array'],
+    [{ 'x-b': () => 'a' }, 'a function'],
+    [{ 'x-b': Symbol('a') }, 'a symbol'],
+  ])(
+    'refuses a header value that is not text (%o), naming the header, not showing the value',
+    (headers, kind) => {
+      const error = failure(() => extraHeaders({ 'x-a': '1', ...headers } as never, 'headers'));
+      expect(error.param).toBe('headers');
+      expect(error.message).toBe(`headers: the value of "x-b" must be text; got ${kind}.`);
+    },
+  );
+
+  it('sends a number or a boolean as its text, as fetch does', () => {
+    expect(extraHeaders({ 'x-n': 5, 'x-t': true } as never, 'headers')).toEqual({ 'x-n': 5, 'x-t': true });
+  });
+
   it("sends no header for a null value, and a null per call drops the client's header of that name", async () => {
     const server = createReferenceServer();
     const mgmt = new ManagementClient({

@@ -443,8 +443,8 @@ const UNSENDABLE_TEXT = 'has a CR, LF or NUL, or a character beyond U+00FF, whic
 
 /**
  * Extra headers, checked: `Authorization` would silently replace the key, so it is refused, without echoing it; a
- * name that is not an HTTP token, or a value fetch cannot send, is refused without echoing either. A `null` value,
- * like `undefined` (ky's rule), sends no such header.
+ * name that is not an HTTP token, or a value fetch cannot send (an object, a CR), is refused without echoing either.
+ * A `null` value, like `undefined` (ky's rule), sends no such header.
  * @throws {InvalidParamsError} naming `param`.
  */
 export function extraHeaders(headers: HeaderInput | undefined, param: string): Record<string, string> {
@@ -465,6 +465,13 @@ export function extraHeaders(headers: HeaderInput | undefined, param: string): R
     }
     // `null` is a header not sent, as ky takes `undefined`: as text it would go as "null".
     out[name] ??= undefined as never;
+    const kind = typeof out[name];
+    // An object would go as "[object Object]"; a symbol makes fetch throw a TypeError.
+    if (kind === 'object' || kind === 'function' || kind === 'symbol')
+      throw new InvalidParamsError(
+        `${param}: the value of ${JSON.stringify(name)} must be text; got ${kindOf(out[name])}.`,
+        param,
+      );
     if (UNSENDABLE.test(String(out[name]))) {
       throw new InvalidParamsError(
         `${param}: the value of ${JSON.stringify(name)} ${UNSENDABLE_TEXT} (not shown: it may be a secret).`,
