@@ -33,6 +33,18 @@ describe.each(VARIANTS)(
       expect(purchase.purchase_code).toBe(SEED_PURCHASE_CODES.supported);
     });
 
+    it('refuses a short or odd code as an invalid purchase code, whatever its characters', async () => {
+      // Each is inside the envelope's text ("5", "u" and "0" in \uXXXX escapes, "a" and "status" in its keys):
+      // masked there before parsing, the answer read as not JSON and failed as a plain NotFoundError.
+      for (const code of ['5', 'u', '0', 'a', '62', 'status', 'msg', '"', '\\']) {
+        const error = await catalog()
+          .purchases.validate(code)
+          .catch((e: unknown) => e);
+        expect(error, code).toBeInstanceOf(InvalidPurchaseCodeError);
+        expect((error as InvalidPurchaseCodeError).code).toBe('invalid_purchase_code');
+      }
+    });
+
     it('maps the error conditions to their classes', async () => {
       await expect(catalog().items.get(999_999)).rejects.toBeInstanceOf(ItemNotFoundError);
       await expect(catalog().purchases.validate(SEED_PURCHASE_CODES.invalid)).rejects.toBeInstanceOf(

@@ -148,6 +148,19 @@ describe('error answers are scrubbed after parsing', () => {
     expect(answer.isJson).toBe(true);
   });
 
+  it('parses the text as it came: a short secret masked in the text would have broken the JSON around it', () => {
+    // PHP escapes Arabic as \uXXXX: a purchase code "5" or "u" is inside every escape of the Catalog's envelope.
+    const text = '{"status":"\\u062e\\u0637\\u0623","msg":"\\u0643\\u0648\\u062f 5"}';
+    for (const secret of ['5', 'u', '0', '62e', 'status', '"']) {
+      const answer = decodeAnswer(new Response(null, { status: 404 }), text, 'POST x', scrubber(secret));
+      expect(answer.isJson).toBe(true);
+      expect(typeof answer.body).toBe('object');
+      expect(JSON.stringify(answer.body)).not.toContain(`"${secret}"`);
+    }
+    const answer = decodeAnswer(new Response(null, { status: 404 }), text, 'POST x', scrubber('5'));
+    expect(answer.body).toEqual({ status: 'خطأ', msg: 'كود ***' });
+  });
+
   it('masks every purchase_code field of a parsed body to its last four characters, at any depth', () => {
     const body = { purchase_code: 'aaaa-bbbb-cccc-9f3a', item: { purchase_code: `x${SECRET}1234` }, n: 1 };
     expect(scrubParsed(body, scrub)).toEqual({

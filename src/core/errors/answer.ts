@@ -162,7 +162,8 @@ export interface Asking {
 
 /**
  * Reads a body once into an Answer: parsed JSON when it parses, else the raw text. When `scrub` is given (the
- * answer goes on an error), the key is masked in the raw text, in every parsed string and in the status line;
+ * answer goes on an error), the key is masked in the raw text, in every parsed string and key (the text is parsed as
+ * it came) and in the status line;
  * a body longer than `ERROR_BODY_BYTES` keeps only its start, and one nested too deep stays text. `request` names
  * the call (`METHOD url`), or is what does: its `label` and `facts` are read only when a message asks for them.
  */
@@ -197,7 +198,9 @@ export function decodeAnswer(
   if (!/\S/.test(raw)) return answer;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    // The text as sent, then every parsed string scrubbed: masking a short secret in the text first could break the
+    // JSON around it (a purchase code "5" inside `\u0635`), and the answer would read as not JSON.
+    parsed = JSON.parse(text);
   } catch {
     // Not JSON: the raw text stays in `body`.
     return answer;
