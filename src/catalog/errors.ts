@@ -49,19 +49,24 @@ const MAX_QUOTED = 200;
  * Reads the Catalog error envelope `{ status: 'خطأ' | 'error', msg }` out of any answer, 2xx included, and
  * builds the matching `CatalogError` subclass. `undefined` when the answer is not an error envelope.
  * `msg` is kept verbatim, except that `scrub` masks the API key (and a purchase code), should a server echo them;
- * a `msg` or body longer than `ERROR_BODY_BYTES` is cut there, like any error body.
+ * a `msg` or body longer than `ERROR_BODY_BYTES` is cut there, like any error body. The envelope and its condition
+ * are read from `raw` (the answer unscrubbed, where the transport gives it), so that a short key or code masked in
+ * the body cannot hide them.
  */
 export function readCatalogError(
   answer: Answer,
   path: string,
   scrub: Scrub = (text) => text,
+  raw: Answer = answer,
 ): CatalogError | undefined {
-  const { body } = answer;
-  if (!answer.isJson || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  // Recognised by the body as sent; everything kept is scrubbed here.
+  const { body } = raw;
+  if (!raw.isJson || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const envelope = body as Record<string, unknown>;
   if (!isErrorEnvelope(envelope)) return undefined;
-  const msg = typeof envelope.msg === 'string' ? scrub(envelope.msg) : '';
-  const condition = matchCatalogMessage(msg) ?? endpointCondition(path, answer.status);
+  const sent = typeof envelope.msg === 'string' ? envelope.msg : '';
+  const msg = scrub(sent);
+  const condition = matchCatalogMessage(sent) ?? endpointCondition(path, answer.status);
   const init = {
     status: answer.status,
     headers: scrubHeaders(answer.headers, scrub),

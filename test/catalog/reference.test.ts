@@ -34,9 +34,28 @@ describe.each(VARIANTS)(
     });
 
     it('refuses a short or odd code as an invalid purchase code, whatever its characters', async () => {
-      // Each is inside the envelope's text ("5", "u" and "0" in \uXXXX escapes, "a" and "status" in its keys):
-      // masked there before parsing, the answer read as not JSON and failed as a plain NotFoundError.
-      for (const code of ['5', 'u', '0', 'a', '62', 'status', 'msg', '"', '\\']) {
+      // Each is inside the envelope's text ("5", "u" and "0" in \uXXXX escapes, "s" and "a" in its keys, Arabic
+      // words in its msg): masked there, the answer read as not JSON, or as no envelope, and failed as a plain
+      // NotFoundError.
+      for (const code of [
+        '5',
+        '7',
+        'e',
+        '0627',
+        'u',
+        '0',
+        'a',
+        's',
+        'S',
+        'g',
+        '62',
+        'status',
+        'msg',
+        'خطأ',
+        'كود',
+        '"',
+        '\\',
+      ]) {
         const error = await catalog()
           .purchases.validate(code)
           .catch((e: unknown) => e);

@@ -12,8 +12,12 @@ import {
 import { type Records, refuseLong } from './records.js';
 import { PARSE_CONTEXT } from './schema.js';
 
-/** Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. */
-export type ReadError = (answer: Answer, path: string, scrub: Scrub) => APIError | undefined;
+/**
+ * Reads an API's own error envelope from any answer (2xx included), scrubbed; `undefined` when not one. On an error
+ * answer, `answer` is scrubbed and `raw` is the same answer unscrubbed, to recognise the envelope by: a short key or
+ * purchase code masked in it could hide its `status` (a code "s"). A reader that reads `raw` scrubs what it keeps.
+ */
+export type ReadError = (answer: Answer, path: string, scrub: Scrub, raw?: Answer) => APIError | undefined;
 
 /** What an answer was the answer to: the call's name and scrub, each built only when a failure asks for it. */
 export interface Asker {
@@ -76,5 +80,5 @@ export function answerError(a: Answered, readError: ReadError): APIError {
   const { scrub } = a.trace;
   const answer = decodeAnswer(a.response, a.text, a.trace, scrub);
   if (isRedirect(a.response)) return redirectError(answer, a.response);
-  return readError(answer, a.path, scrub) ?? statusError(answer);
+  return readError(answer, a.path, scrub, decodeAnswer(a.response, a.text, a.trace)) ?? statusError(answer);
 }
