@@ -7,6 +7,7 @@ import {
   InvalidParamsError,
   isContentPlatformError,
   RateLimitError,
+  shown,
 } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
 import type { BulkOptions, OnProgress, Progress } from './types.js';
@@ -36,7 +37,7 @@ export function settings(options: BulkOptions | null | undefined, where: string)
   const whole = (value: number, name: string, most: number) => {
     if (!Number.isInteger(value) || value < 1 || value > most)
       throw new InvalidParamsError(
-        `${where}: ${name} must be a whole number from 1 to ${most}; got ${String(value)}.`,
+        `${where}: ${name} must be a whole number from 1 to ${most}; got ${shown(value)}.`,
         name,
       );
     return value;

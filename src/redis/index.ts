@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { CacheStore } from '../catalog/index.js';
-import { checkKeys, InvalidParamsError } from '../core/errors/index.js';
+import { checkKeys, InvalidParamsError, shown } from '../core/errors/index.js';
 import type { RateLimitStore } from '../core/throttle/index.js';
 import { type RedisClientLike, scriptRunner, stateName } from './client.js';
 import { FleetThrottle } from './fleet.js';
@@ -62,7 +62,7 @@ export function redisStore(
   }
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
     throw new InvalidParamsError(
-      `redisStore: timeoutMs must be a whole number of milliseconds from 1 to 60000; got ${String(timeoutMs)}.`,
+      `redisStore: timeoutMs must be a whole number of milliseconds from 1 to 60000; got ${shown(timeoutMs)}.`,
       'timeoutMs',
     );
   }

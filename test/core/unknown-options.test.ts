@@ -244,6 +244,49 @@ describe('client options, at construction', () => {
     expect((error as InvalidParamsError).param).toBeUndefined();
   });
 
+  it('shows a long unknown name only when it is near a known one: elsewhere it may be a key (from an outside trial)', async () => {
+    const c = setup();
+    const key = c.server.keys.management[0] as string;
+    const code = SEED_PURCHASE_CODES.supported;
+    const calls: [() => unknown, string][] = [
+      [
+        () => c.mgmt.pixels.list({ [key]: 1 } as never),
+        'pixels.list: unknown parameter (name not shown); the parameters are',
+      ],
+      [() => c.mgmt.pixels.get(1, { [key]: 1 } as never), 'request options: unknown option (name not shown)'],
+      [
+        () => c.mgmt.pixels.list().toArray({ limit: 1, [code]: 1 } as never),
+        'toArray: unknown option (name not shown)',
+      ],
+      [
+        () => c.mgmt.pixels.createMany([], { concurrency: key } as never),
+        `pixels.createMany: concurrency must be a whole number from 1 to 64; got "***${key.slice(-4)}".`,
+      ],
+      [
+        () => c.catalog.purchases.validateMany([], { attempts: code } as never),
+        `purchases.validateMany: attempts must be a whole number from 1 to 20; got "***${code.slice(-4)}".`,
+      ],
+      [
+        () => c.mgmt.pixels.createMany([], { concurrency: () => key } as never),
+        'pixels.createMany: concurrency must be a whole number from 1 to 64; got a function.',
+      ],
+    ];
+    for (const [call, message] of calls) {
+      const error = await failure(call);
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect(error.message.startsWith(message), error.message).toBe(true);
+      expect(leakSurface(error)).not.toContain(key);
+      expect(leakSurface(error)).not.toContain(code);
+      expect((error as InvalidParamsError).param ?? '').not.toContain(key);
+    }
+    // A long typo of a known name is still named, with the suggestion.
+    await refused(
+      () => c.mgmt.pixels.get(1, { maxResponseByte: 5 } as never),
+      'request options: unknown option "maxResponseByte"; did you mean maxResponseBytes?',
+      'maxResponseByte',
+    );
+  });
+
   it('accepts every documented option, and a ky instance carries ky options of its own', async () => {
     const { server } = setup();
     const seen: string[] = [];
