@@ -5,7 +5,7 @@ import { maskCode } from './redact.js';
  * Refuses a key of `given` that is not in `known` (an options or params object): left unread, a typo would silently
  * fall back to a default or an env variable. The message names the nearest known name when one is close, else lists
  * them; it shows names only, never a value, never a name that holds `secret` (the API key), and a name over 16
- * characters only when it is camelCase words or near a known one.
+ * characters only when it is camelCase words.
  * @throws {InvalidParamsError} naming the first unknown key, e.g. `CatalogClient: unknown option "baseUrl"; did you
  * mean siteUrl?`; or `given` is neither a (non-array) object nor `undefined` / `null`.
  */
@@ -20,12 +20,9 @@ export function checkKeys(
   const name = Object.keys(given).find((key) => !known.includes(key));
   if (name === undefined) return;
   const near = nearest(name, known);
-  // An identifier is shown (JSON-quoted) when it is short, camelCase words (`onDownloadProgress`) or near a known
-  // name (a typo); anything else, or a name holding the key, could be a pasted secret (`{ [apiKey]: 1 }`).
-  const shown =
-    /^[\w$-]{1,40}$/.test(name) &&
-    (near !== undefined || name.length <= 16 || /^[a-z]+(?:[A-Z][a-z]+)*$/.test(name)) &&
-    !(secret && name.includes(secret));
+  // An identifier is shown (JSON-quoted) when it is short or camelCase words (`onDownloadProgress`, a typo of
+  // `maxResponseBytes`); anything else, or a name holding the key, could be a pasted secret (`{ [apiKey]: 1 }`).
+  const shown = /^[\w$-]{1,16}$|^[a-z]+(?:[A-Z][a-z]+)*$/.test(name) && !(secret && name.includes(secret));
   throw new InvalidParamsError(
     `${where}: unknown ${noun} ${shown ? JSON.stringify(name) : '(name not shown)'}; ${near ? `did you mean ${near}?` : `the ${noun}s are ${known.join(', ')}.`}`,
     shown ? name : undefined,
