@@ -270,6 +270,34 @@ describe('listen(server, options)', () => {
     );
   });
 
+  it.each(['0', '0.0', '0x0', '::ffff:0.0.0.0', '0:0::0'])(
+    'refuses %j, a spelling of every interface, before binding (it bound them all; from an outside trial)',
+    async (host) => {
+      const before = listeningServers();
+      await refused(
+        () => listen(api, { host }),
+        `listen: host ${JSON.stringify(host)} means every interface: give 0.0.0.0 (or ::) to listen on all of them, ` +
+          'or 127.0.0.1 for this machine only.',
+        'host',
+      );
+      expect(listeningServers()).toBe(before);
+    },
+  );
+
+  it('refuses a host that is no address or name before binding, without showing it', async () => {
+    const key = api.keys.management[0] as string;
+    await refused(
+      () => listen(api, { host: `${key}!` }),
+      `listen: host must be a non-empty interface address or name; got "***${`${key}!`.slice(-4)}".`,
+      'host',
+    );
+    await refused(
+      () => listen(api, { host: 'a b' }),
+      'listen: host must be a non-empty interface address or name; got "a b".',
+      'host',
+    );
+  });
+
   it('refuses options that are not an object, and a server without fetch', async () => {
     await refused(
       () => listen(api, loose<ListenOptions>(4010)),

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { FaultSettings } from '../core/faults.js';
 import type { ReferenceServerOptions } from '../server.js';
-import { isWildcardHost } from './node.js';
+import { hostProblem } from './node.js';
 
 /**
  * The most each number flag takes: past these the server cannot start in reasonable memory (100 000 generated
@@ -176,29 +176,18 @@ function latency(text: string): number | [number, number] {
  * `::ffff:0.0.0.0`): those bind every interface too, and the bin would not say so.
  */
 function host(text: string): string {
-  const hostname = /^[A-Za-z0-9._:-]{1,253}$/.test(text) ? urlHost(text) : undefined;
-  if (hostname === undefined) {
+  const problem = hostProblem(text);
+  if (problem === 'not a host') {
     throw new Error(
       `--host must be an interface address or name, such as 127.0.0.1, ::1, localhost, or 0.0.0.0 for all of them; got ${shown(text)}`,
     );
   }
-  // As the system reads an address (`0`, `0x0.0`, `0:0::0`): the URL parser writes each the same way.
-  const wildcard = hostname === '0.0.0.0' || hostname === '[::]' || hostname === '[::ffff:0:0]';
-  if (wildcard && !isWildcardHost(text)) {
+  if (problem === 'wildcard') {
     throw new Error(
       `--host ${text} means every interface: write 0.0.0.0 (or ::) to listen on all of them, or 127.0.0.1 for this machine only`,
     );
   }
   return text;
-}
-
-/** The host of a URL naming `host` (an IPv6 address bracketed), as the URL parser writes it; `undefined` if none. */
-function urlHost(host: string): string | undefined {
-  try {
-    return new URL(`http://${host.includes(':') ? `[${host}]` : host}:1/`).hostname;
-  } catch {
-    return undefined;
-  }
 }
 
 function basePath(text: string): string {

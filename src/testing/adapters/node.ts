@@ -55,9 +55,16 @@ export async function listen(
       'server',
     );
   const host = options?.host ?? '127.0.0.1';
-  if (typeof host !== 'string' || host === '')
+  const problem = typeof host === 'string' ? hostProblem(host) : 'not a host';
+  if (problem === 'not a host')
     throw new InvalidParamsError(
       `listen: host must be a non-empty interface address or name; got ${shown(host)}.`,
+      'host',
+    );
+  if (problem === 'wildcard')
+    throw new InvalidParamsError(
+      `listen: host ${JSON.stringify(host)} means every interface: give 0.0.0.0 (or ::) to listen on all of them, ` +
+        'or 127.0.0.1 for this machine only.',
       'host',
     );
   const wanted = wholeNumber(options?.port ?? 0, 0, 65_535, 'listen', 'port');
@@ -93,6 +100,29 @@ export async function listen(
         http.closeAllConnections();
       }),
   };
+}
+
+/**
+ * What is wrong with `host` as an interface to bind: `'not a host'` when it is not an address or a name a URL can
+ * carry (Node would bind every interface for `''`, and look a name up only when binding), `'wildcard'` when it is a
+ * spelling of the wildcard address other than `0.0.0.0` or `::` (`0`, `0.0`, `::ffff:0.0.0.0`), which binds every
+ * interface too without saying so; `undefined` when it is fine.
+ */
+export function hostProblem(host: string): 'not a host' | 'wildcard' | undefined {
+  const hostname = /^[A-Za-z0-9._:-]{1,253}$/.test(host) ? urlHost(host) : undefined;
+  if (hostname === undefined) return 'not a host';
+  // As the system reads an address (`0`, `0x0.0`, `0:0::0`): the URL parser writes each the same way.
+  const wildcard = hostname === '0.0.0.0' || hostname === '[::]' || hostname === '[::ffff:0:0]';
+  return wildcard && !isWildcardHost(host) ? 'wildcard' : undefined;
+}
+
+/** The host of a URL naming `host` (an IPv6 address bracketed), as the URL parser writes it; `undefined` if none. */
+function urlHost(host: string): string | undefined {
+  try {
+    return new URL(`http://${host.includes(':') ? `[${host}]` : host}:1/`).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether binding `host` listens on every interface: `0.0.0.0`, `::` (or `::0`, or spelled out in full). */
