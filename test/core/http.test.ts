@@ -550,6 +550,24 @@ describe('HttpClient failures without an answer', () => {
     expect(msw.captured).toHaveLength(0);
   });
 
+  it("calls no custom fetch for an already aborted signal: attempts 0, the signal's reason as cause", async () => {
+    let called = 0;
+    const fetch = async () => {
+      called += 1;
+      return new Response('{}');
+    };
+    const reason = new Error('the user left');
+    const error = await failure(
+      bearerClient({ fetch }).request('DELETE', 'pixels/2', Anything, {
+        options: { signal: AbortSignal.abort(reason) },
+      }),
+    );
+    expect(error).toBeInstanceOf(errors.APIUserAbortError);
+    expect(error.message).toBe(`DELETE ${ROOT}/pixels/2 was aborted by the caller.`);
+    expect(error).toMatchObject({ attempts: 0, cause: reason });
+    expect(called).toBe(0);
+  });
+
   it('rejects bad per-call options before any request', async () => {
     const error = await failure(bearerClient().get('pixels/1', Anything, { timeout: -1 }));
     expect(error).toBeInstanceOf(errors.InvalidParamsError);

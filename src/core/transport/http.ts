@@ -183,7 +183,12 @@ export class HttpClient {
     else if (body !== undefined) kyOptions.body = body;
     let response: Response;
     let text: string;
+    // The caller's signal ends the call even while a hook of theirs never settles (ky races hooks only with
+    // totalTimeout); the turn it holds goes back in `finally`.
+    const { signal } = trace.init;
     try {
+      // A signal aborted already sends nothing: ky would still build and send the first attempt.
+      signal?.throwIfAborted();
       // The first attempt's turn: time in the queue counts against totalTimeout, not against `timeout`.
       const turn = trace.wait(false);
       if (turn) {
@@ -191,9 +196,6 @@ export class HttpClient {
         const left = trace.timeLeft();
         if (left !== undefined) kyOptions.totalTimeout = Math.max(1, left);
       }
-      // The caller's signal ends the call even while a hook of theirs never settles (ky races hooks only with
-      // totalTimeout); the turn it holds goes back in `finally`.
-      const { signal } = trace.init;
       // The absolute URL: ky joins no prefix (see `clientInstance`).
       const sent = this.#ky(this.#client.root + input, kyOptions);
       const answered: Response | undefined = await (signal ? abortable(sent, signal) : sent);
