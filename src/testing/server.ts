@@ -229,6 +229,9 @@ function checkKeyList(list: unknown, name: string): string[] {
   return [...list];
 }
 
+/** The most generated pixels, domains or items a seed adds (`seed.pixels`…), as the bin's `--pixels`. */
+const MAX_GENERATED = 100_000;
+
 /** The store's seed: `false`, or what to add to the fixed one. @throws {InvalidParamsError} naming the field. */
 function checkSeed(seed: ReferenceServerOptions['seed'] | null): false | SeedOptions {
   if (seed === false) return false;
@@ -241,9 +244,10 @@ function checkSeed(seed: ReferenceServerOptions['seed'] | null): false | SeedOpt
   checkKeys(seed, SEED_OPTIONS, `${WHERE}: seed`);
   for (const name of ['pixels', 'domains', 'items'] as const) {
     const count = seed[name];
-    if (count != null && !(Number.isSafeInteger(count) && count >= 0))
+    // As the bin's bound: a count past it is a typo, and one of 1e9 ran the process out of memory.
+    if (count != null && !(Number.isSafeInteger(count) && count >= 0 && count <= MAX_GENERATED))
       throw new InvalidParamsError(
-        `${WHERE}: seed.${name} must be a whole number, 0 or more; got ${shown(count)}.`,
+        `${WHERE}: seed.${name} must be a whole number from 0 to ${MAX_GENERATED}; got ${shown(count)}.`,
         `seed.${name}`,
       );
   }

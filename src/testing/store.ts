@@ -24,11 +24,11 @@ import {
 
 /** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
 export interface SeedOptions {
-  /** Generated pixels added to the first workspace. */
+  /** Generated pixels added to the first workspace (0 to 100 000). */
   pixels?: number;
-  /** Generated domains added to the first workspace. */
+  /** Generated domains added to the first workspace (0 to 100 000). */
   domains?: number;
-  /** Generated items added to the first Catalog account (cycling image, audio, video). */
+  /** Generated items added to the first Catalog account (cycling image, audio, video; 0 to 100 000). */
   items?: number;
   /**
    * More valid purchase codes for the first Catalog account (a regular license with support, of a seeded item). Codes

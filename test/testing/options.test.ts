@@ -125,19 +125,31 @@ describe('createReferenceServer(options)', () => {
     [
       'seed',
       { items: -1 },
-      'createReferenceServer: seed.items must be a whole number, 0 or more; got -1.',
+      'createReferenceServer: seed.items must be a whole number from 0 to 100000; got -1.',
       'seed.items',
     ],
     [
       'seed',
       { pixels: 1.5 },
-      'createReferenceServer: seed.pixels must be a whole number, 0 or more; got 1.5.',
+      'createReferenceServer: seed.pixels must be a whole number from 0 to 100000; got 1.5.',
       'seed.pixels',
     ],
     [
       'seed',
+      { pixels: 1e9 },
+      'createReferenceServer: seed.pixels must be a whole number from 0 to 100000; got 1000000000.',
+      'seed.pixels',
+    ],
+    [
+      'seed',
+      { items: 100_001 },
+      'createReferenceServer: seed.items must be a whole number from 0 to 100000; got 100001.',
+      'seed.items',
+    ],
+    [
+      'seed',
       { domains: '3' },
-      'createReferenceServer: seed.domains must be a whole number, 0 or more; got "3".',
+      'createReferenceServer: seed.domains must be a whole number from 0 to 100000; got "3".',
       'seed.domains',
     ],
     [
