@@ -105,6 +105,13 @@ export function refusal(error: unknown, settings: Settings): boolean {
   return true;
 }
 
+/** For a listing's `catch`: a value of `request` it refused (nothing sent) rethrown as the job's own error. */
+export function rethrowRefused(where: string): (error: unknown) => never {
+  return (error) => {
+    throw requestRefused(error, where) ?? error;
+  };
+}
+
 /** The job's own error for a value of its `request` that a call refused (see `refusal`); `undefined` otherwise. */
 export function requestRefused(error: unknown, where: string): InvalidParamsError | undefined {
   const param = (error as InvalidParamsError | undefined)?.param;

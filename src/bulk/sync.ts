@@ -1,6 +1,6 @@
 import { checkKeys, escapeControls, InvalidParamsError, NotFoundError } from '../core/errors/index.js';
 import type { RequestOptions } from '../core/transport/index.js';
-import { checkRequest, pool, requestRefused, type Settings, settings, Tally, tried } from './pool.js';
+import { checkRequest, pool, rethrowRefused, type Settings, settings, Tally, tried } from './pool.js';
 import {
   checkRows,
   createOnce,
@@ -39,9 +39,7 @@ export async function sync<T extends Named, Row extends NamedRow>(
   if (refused) throw refused;
   // A value of `request` the listing refused (nothing sent) is the plan's own error.
   const current = await listing(set, { ...options.request, signal: options.signal }).catch(
-    (error: unknown) => {
-      throw requestRefused(error, where) ?? error;
-    },
+    rethrowRefused(where),
   );
   const creates: Row[] = [];
   const updates: PlannedUpdate<T, Row>[] = [];
@@ -166,9 +164,7 @@ class Plan<T extends Named, Row extends NamedRow> implements SyncPlan<T, Row> {
       // change whose record changed since the plan was made.
       const now =
         this.updates.length + this.deletes.length > 0
-          ? await current(set, requestOf(config)).catch((error: unknown) => {
-              throw requestRefused(error, where) ?? error;
-            })
+          ? await current(set, requestOf(config)).catch(rethrowRefused(where))
           : { byId: new Map<number, T>(), byName: new Map<string, T>() };
       const { creates, updates, deletes } = this;
       await pool(creates.length, config, async (i) => {

@@ -1,6 +1,6 @@
 import { handleCatalog } from './catalog/routes.js';
 import { bearer, type Context, wantsJson } from './context.js';
-import { failureResponse, type ScriptedFault } from './core/faults.js';
+import { failureResponse, NO_BODY, type ScriptedFault } from './core/faults.js';
 import { HOME_PAGE, html, LOGIN_PAGE } from './core/html.js';
 import { json } from './core/json.js';
 import type { RateLimiter } from './core/rate-limit.js';
@@ -13,7 +13,7 @@ import type { ReferenceStore } from './store.js';
  * body), else the given body and headers.
  */
 export function canned(fault: Exclude<ScriptedFault, string>): Response {
-  if ([204, 205, 304].includes(fault.status))
+  if (NO_BODY.includes(fault.status))
     return new Response(null, { status: fault.status, headers: new Headers(fault.headers) });
   if (fault.body === undefined && fault.headers === undefined) return failureResponse(fault.status);
   const isText = typeof fault.body === 'string';

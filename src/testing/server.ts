@@ -13,7 +13,7 @@ import { hang, sleep } from './core/timing.js';
 import type { FetchHandler, Flavor, Locale } from './core/types.js';
 import { SEED_MANAGEMENT_KEYS } from './management/seed.js';
 import { canned, dispatch } from './router.js';
-import { ReferenceStore, type SeedOptions } from './store.js';
+import { MAX_GENERATED, ReferenceStore, type SeedOptions } from './store.js';
 
 /**
  * Options of {@link createReferenceServer}. An unknown key, or a value outside what a field's JSDoc allows, is refused
@@ -228,9 +228,6 @@ function checkKeyList(list: unknown, name: string): string[] {
     );
   return [...list];
 }
-
-/** The most generated pixels, domains or items a seed adds (`seed.pixels`…), as the bin's `--pixels`. */
-const MAX_GENERATED = 100_000;
 
 /** The store's seed: `false`, or what to add to the fixed one. @throws {InvalidParamsError} naming the field. */
 function checkSeed(seed: ReferenceServerOptions['seed'] | null): false | SeedOptions {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { FaultSettings } from '../core/faults.js';
 import type { ReferenceServerOptions } from '../server.js';
+import { MAX_GENERATED } from '../store.js';
 import { hostProblem } from './node.js';
 
 /**
@@ -8,7 +9,7 @@ import { hostProblem } from './node.js';
  * records of a kind take about 100 MB), or Node would clamp the timer (a latency of 2^31 ms and up fires at once).
  */
 export const BOUNDS = {
-  records: 100_000,
+  records: MAX_GENERATED,
   purchaseCodes: 1_000,
   latencyMs: 60_000,
   rateLimit: 1_000_000,

@@ -143,8 +143,8 @@ export function checkFaultSettings(settings: FaultSettings | null | undefined, w
 }
 
 const SCRIPTED = ['pass', 'reset', 'hang', 'html', 'truncated', 'lose-response'];
-// Statuses whose Response may carry no body.
-const NO_BODY = [204, 205, 304];
+/** Statuses whose Response may carry no body: a scripted one is answered without (see `canned`). */
+export const NO_BODY: readonly number[] = [204, 205, 304];
 
 /**
  * Checks what `faults.script` is given, before anything is queued: a bad answer would otherwise fail the request it
