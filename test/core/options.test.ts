@@ -454,6 +454,26 @@ describe('extraHeaders', () => {
     },
   );
 
+  it("refuses a call's headers that are no headers at all ('', 0, false, NaN): they were skipped unchecked", async () => {
+    const server = createReferenceServer();
+    const mgmt = new ManagementClient({
+      baseUrl: 'https://links.example.com',
+      apiKey: server.keys.management[0],
+      fetch: server.fetch,
+    });
+    for (const headers of ['', 0, false, Number.NaN]) {
+      const error = await mgmt.pixels.get(1, { headers: headers as never }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect((error as InvalidParamsError).param).toBe('headers');
+    }
+    expect(server.requests).toEqual([]);
+    // `null` per call is no headers, as `null` options are none.
+    expect((await mgmt.pixels.get(1, { headers: null as never })).id).toBe(1);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET https://links.example.com/api/v1/pixels/1',
+    ]);
+  });
+
   it('sends a number or a boolean as its text, as fetch does', () => {
     expect(extraHeaders({ 'x-n': 5, 'x-t': true } as never, 'headers')).toEqual({ 'x-n': 5, 'x-t': true });
   });

@@ -316,7 +316,7 @@ export class HttpClient {
     // ky sends GET when no method is given.
     if (trace.method !== 'GET') kyOptions.method = trace.method;
     if (options.signal) kyOptions.signal = options.signal;
-    if (options.headers) kyOptions.headers = extraHeaders(options.headers, 'headers');
+    if (options.headers != null) kyOptions.headers = extraHeaders(options.headers, 'headers');
     if (options.hooks) {
       kyOptions.hooks = options.hooks;
       // The call's own beforeRetry hooks run after the client's turn hook: this call takes its turn after them.
