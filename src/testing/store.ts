@@ -22,13 +22,13 @@ import {
   storedPurchase,
 } from './seed-records.js';
 
-/** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
 /**
  * The most generated pixels, domains or items a seed adds (`SeedOptions.pixels`…, the bin's `--pixels`): 100 000 of
  * a kind take about 100 MB.
  */
 export const MAX_GENERATED = 100_000;
 
+/** Extra generated records on top of the fixed seed (for paging tests and benchmarks). */
 export interface SeedOptions {
   /** Generated pixels added to the first workspace (0 to 100 000). */
   pixels?: number;
