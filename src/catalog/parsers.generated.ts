@@ -333,7 +333,7 @@ if (v89 === INVALID) return INVALID;
 return v89;
 }
 })(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.contact.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, util.codePointLength, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.social_links.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.media.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'out.transform'))))],
-  ['ItemsEnvelopeSchema', withParser(ItemsEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48) {
+  ['ItemsEnvelopeSchema', withParser(ItemsEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -342,1154 +342,350 @@ const v1 = c0(v0);
 if (v1 instanceof Promise) c1();
 if (!v1) return INVALID;
 const v2 = input["items"];
-let v3;
-b0: {
-  if (!Array.isArray(v2)) { v3 = INVALID; break b0; }
-  const v4 = new Array(v2.length);
-  for (let v5 = 0; v5 < v2.length; v5++) {
-    const v6 = v2[v5];
-    if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { v3 = INVALID; break b0; }
-    const v7 = v6["id"];
-    let v8;
+let v3; b0: {
+  const v4 = c2(v2);
+  if (v4 === INVALID) { v3 = INVALID; break b0; }
+  if (!Array.isArray(v4)) { v3 = INVALID; break b0; }
+  const v5 = new Array(v4.length);
+  for (let v6 = 0; v6 < v4.length; v6++) {
+    const v7 = v4[v6];
+    if (typeof v7 !== "object" || v7 === null || Array.isArray(v7)) { v3 = INVALID; break b0; }
+    const v8 = v7["id"];
+    let v9;
     b1: {
-      if (typeof v7 !== "number" || !Number.isFinite(v7)) { v8 = INVALID; break b1; }
-      if (!Number.isSafeInteger(v7)) { v8 = INVALID; break b1; }
-      { v8 = v7; break b1; }
+      if (typeof v8 !== "number" || !Number.isFinite(v8)) { v9 = INVALID; break b1; }
+      if (!Number.isSafeInteger(v8)) { v9 = INVALID; break b1; }
+      { v9 = v8; break b1; }
     }
-    if (v8 === INVALID) b2: {
-      if (typeof v7 !== "string") { v8 = INVALID; break b2; }
-      c2.lastIndex = 0;
-      if (!c2.test(v7)) { v8 = INVALID; break b2; }
-      const v9 = c3(v7);
-      if (v9 === INVALID) { v8 = INVALID; break b2; }
-      { v8 = v9; break b2; }
+    if (v9 === INVALID) b2: {
+      if (typeof v8 !== "string") { v9 = INVALID; break b2; }
+      c3.lastIndex = 0;
+      if (!c3.test(v8)) { v9 = INVALID; break b2; }
+      const v10 = c4(v8);
+      if (v10 === INVALID) { v9 = INVALID; break b2; }
+      { v9 = v10; break b2; }
     }
-    if (v8 === INVALID) { v3 = INVALID; break b0; }
-    const v10 = v6["name"];
-    if (typeof v10 !== "string") { v3 = INVALID; break b0; }
-    const v11 = v6["description"];
+    if (v9 === INVALID) { v3 = INVALID; break b0; }
+    const v11 = v7["name"];
     if (typeof v11 !== "string") { v3 = INVALID; break b0; }
-    const v12 = v6["category"];
+    const v12 = v7["description"];
     if (typeof v12 !== "string") { v3 = INVALID; break b0; }
-    const v13 = v6["sub_category"];
-    let v14; b3: {
-      let v15;
-      if (v13 !== undefined) {
-        let v16 = null;
-        if (v13 !== null) {
-          if (typeof v13 !== "string") { v14 = INVALID; break b3; }
-          v16 = v13;
+    const v13 = v7["category"];
+    if (typeof v13 !== "string") { v3 = INVALID; break b0; }
+    const v14 = v7["sub_category"];
+    let v15; b3: {
+      let v16;
+      if (v14 !== undefined) {
+        let v17 = null;
+        if (v14 !== null) {
+          if (typeof v14 !== "string") { v15 = INVALID; break b3; }
+          v17 = v14;
         }
-        v15 = v16;
+        v16 = v17;
       }
-      const v17 = c4(v15);
-      if (v17 === INVALID) { v14 = INVALID; break b3; }
-      { v14 = v17; break b3; }
+      const v18 = c5(v16);
+      if (v18 === INVALID) { v15 = INVALID; break b3; }
+      { v15 = v18; break b3; }
     }
-    if (v14 === INVALID) { v3 = INVALID; break b0; }
-    const v18 = v6["options"];
-    let v19; b4: {
-      let v20;
-      if (v18 !== undefined) {
-        let v21 = null;
-        if (v18 !== null) {
-          let v22;
+    if (v15 === INVALID) { v3 = INVALID; break b0; }
+    const v19 = v7["options"];
+    let v20; b4: {
+      let v21;
+      if (v19 !== undefined) {
+        let v22 = null;
+        if (v19 !== null) {
+          let v23;
           b5: {
-            if (!Array.isArray(v18)) { v22 = INVALID; break b5; }
-            const v23 = new Array(v18.length);
-            for (let v24 = 0; v24 < v18.length; v24++) {
-              const v25 = v18[v24];
-              if (typeof v25 !== "string") { v22 = INVALID; break b5; }
-              v23[v24] = v25;
+            if (!Array.isArray(v19)) { v23 = INVALID; break b5; }
+            const v24 = new Array(v19.length);
+            for (let v25 = 0; v25 < v19.length; v25++) {
+              const v26 = v19[v25];
+              if (typeof v26 !== "string") { v23 = INVALID; break b5; }
+              v24[v25] = v26;
             }
-            { v22 = v23; break b5; }
+            { v23 = v24; break b5; }
           }
-          if (v22 === INVALID) b6: {
-            if (!c5(v18)) { v22 = INVALID; break b6; }
-            const v26 = {};
-            const v29 = Object.getOwnPropertySymbols(v18);
-            const v30 = Object.getOwnPropertyNames(v18);
-            for (let v31 = 0; v31 < v30.length; v31++) {
-              const v27 = v30[v31];
-              if (v27 === "__proto__" || !c6.call(v18, v27)) continue;
-              const v28 = v18[v27];
-              let v32;
+          if (v23 === INVALID) b6: {
+            if (!c6(v19)) { v23 = INVALID; break b6; }
+            const v27 = {};
+            const v30 = Object.getOwnPropertySymbols(v19);
+            const v31 = Object.getOwnPropertyNames(v19);
+            for (let v32 = 0; v32 < v31.length; v32++) {
+              const v28 = v31[v32];
+              if (v28 === "__proto__" || !c7.call(v19, v28)) continue;
+              const v29 = v19[v28];
+              let v33;
               b7: {
-                if (typeof v28 !== "string") { v32 = INVALID; break b7; }
-                { v32 = v28; break b7; }
+                if (typeof v29 !== "string") { v33 = INVALID; break b7; }
+                { v33 = v29; break b7; }
               }
-              if (v32 === INVALID) b8: {
-                if (!Array.isArray(v28)) { v32 = INVALID; break b8; }
-                const v33 = new Array(v28.length);
-                for (let v34 = 0; v34 < v28.length; v34++) {
-                  const v35 = v28[v34];
-                  if (typeof v35 !== "string") { v32 = INVALID; break b8; }
-                  v33[v34] = v35;
+              if (v33 === INVALID) b8: {
+                if (!Array.isArray(v29)) { v33 = INVALID; break b8; }
+                const v34 = new Array(v29.length);
+                for (let v35 = 0; v35 < v29.length; v35++) {
+                  const v36 = v29[v35];
+                  if (typeof v36 !== "string") { v33 = INVALID; break b8; }
+                  v34[v35] = v36;
                 }
-                { v32 = v33; break b8; }
+                { v33 = v34; break b8; }
               }
-              if (v32 === INVALID) { v22 = INVALID; break b6; }
-              v26[v27] = v32;
+              if (v33 === INVALID) { v23 = INVALID; break b6; }
+              v27[v28] = v33;
             }
-            for (let v31 = 0; v31 < v29.length; v31++) {
-              const v27 = v29[v31];
-              if (!c6.call(v18, v27)) continue;
-              { v22 = INVALID; break b6; }
+            for (let v32 = 0; v32 < v30.length; v32++) {
+              const v28 = v30[v32];
+              if (!c7.call(v19, v28)) continue;
+              { v23 = INVALID; break b6; }
             }
-            { v22 = v26; break b6; }
+            { v23 = v27; break b6; }
           }
-          if (v22 === INVALID) { v19 = INVALID; break b4; }
-          v21 = v22;
+          if (v23 === INVALID) { v20 = INVALID; break b4; }
+          v22 = v23;
         }
-        v20 = v21;
+        v21 = v22;
       }
-      const v36 = c7(v20);
-      if (v36 === INVALID) { v19 = INVALID; break b4; }
-      { v19 = v36; break b4; }
+      const v37 = c8(v21);
+      if (v37 === INVALID) { v20 = INVALID; break b4; }
+      { v20 = v37; break b4; }
     }
-    if (v19 === INVALID) { v3 = INVALID; break b0; }
-    const v37 = v6["version"];
-    let v38; b9: {
-      let v39;
-      if (v37 !== undefined) {
-        let v40 = null;
-        if (v37 !== null) {
-          let v41;
+    if (v20 === INVALID) { v3 = INVALID; break b0; }
+    const v38 = v7["version"];
+    let v39; b9: {
+      let v40;
+      if (v38 !== undefined) {
+        let v41 = null;
+        if (v38 !== null) {
+          let v42;
           b10: {
-            if (typeof v37 !== "string") { v41 = INVALID; break b10; }
-            { v41 = v37; break b10; }
+            if (typeof v38 !== "string") { v42 = INVALID; break b10; }
+            { v42 = v38; break b10; }
           }
-          if (v41 === INVALID) b11: {
-            if (typeof v37 !== "number" || !Number.isFinite(v37)) { v41 = INVALID; break b11; }
-            const v42 = c8(v37);
-            if (v42 === INVALID) { v41 = INVALID; break b11; }
-            { v41 = v42; break b11; }
+          if (v42 === INVALID) b11: {
+            if (typeof v38 !== "number" || !Number.isFinite(v38)) { v42 = INVALID; break b11; }
+            const v43 = c9(v38);
+            if (v43 === INVALID) { v42 = INVALID; break b11; }
+            { v42 = v43; break b11; }
           }
-          if (v41 === INVALID) { v38 = INVALID; break b9; }
-          v40 = v41;
+          if (v42 === INVALID) { v39 = INVALID; break b9; }
+          v41 = v42;
         }
-        v39 = v40;
+        v40 = v41;
       }
-      const v43 = c9(v39);
-      if (v43 === INVALID) { v38 = INVALID; break b9; }
-      { v38 = v43; break b9; }
+      const v44 = c10(v40);
+      if (v44 === INVALID) { v39 = INVALID; break b9; }
+      { v39 = v44; break b9; }
     }
-    if (v38 === INVALID) { v3 = INVALID; break b0; }
-    const v44 = v6["demo_link"];
-    let v45; b12: {
-      let v46;
-      if (v44 !== undefined) {
-        let v47 = null;
-        if (v44 !== null) {
-          if (typeof v44 !== "string") { v45 = INVALID; break b12; }
-          v47 = v44;
+    if (v39 === INVALID) { v3 = INVALID; break b0; }
+    const v45 = v7["demo_link"];
+    let v46; b12: {
+      let v47;
+      if (v45 !== undefined) {
+        let v48 = null;
+        if (v45 !== null) {
+          if (typeof v45 !== "string") { v46 = INVALID; break b12; }
+          v48 = v45;
         }
-        v46 = v47;
+        v47 = v48;
       }
-      const v48 = c10(v46);
-      if (v48 === INVALID) { v45 = INVALID; break b12; }
-      { v45 = v48; break b12; }
+      const v49 = c11(v47);
+      if (v49 === INVALID) { v46 = INVALID; break b12; }
+      { v46 = v49; break b12; }
     }
-    if (v45 === INVALID) { v3 = INVALID; break b0; }
-    const v49 = v6["tags"];
-    let v50; b13: {
-      let v51;
-      if (v49 !== undefined) {
-        let v52 = null;
-        if (v49 !== null) {
-          let v53;
+    if (v46 === INVALID) { v3 = INVALID; break b0; }
+    const v50 = v7["tags"];
+    let v51; b13: {
+      let v52;
+      if (v50 !== undefined) {
+        let v53 = null;
+        if (v50 !== null) {
+          let v54;
           b14: {
-            if (!Array.isArray(v49)) { v53 = INVALID; break b14; }
-            const v54 = new Array(v49.length);
-            for (let v55 = 0; v55 < v49.length; v55++) {
-              const v56 = v49[v55];
-              let v57;
+            if (!Array.isArray(v50)) { v54 = INVALID; break b14; }
+            const v55 = new Array(v50.length);
+            for (let v56 = 0; v56 < v50.length; v56++) {
+              const v57 = v50[v56];
+              let v58;
               b15: {
-                if (typeof v56 !== "string") { v57 = INVALID; break b15; }
-                { v57 = v56; break b15; }
+                if (typeof v57 !== "string") { v58 = INVALID; break b15; }
+                { v58 = v57; break b15; }
               }
-              if (v57 === INVALID) b16: {
-                if (typeof v56 !== "number" || !Number.isFinite(v56)) { v57 = INVALID; break b16; }
-                { v57 = v56; break b16; }
+              if (v58 === INVALID) b16: {
+                if (typeof v57 !== "number" || !Number.isFinite(v57)) { v58 = INVALID; break b16; }
+                { v58 = v57; break b16; }
               }
-              if (v57 === INVALID) { v53 = INVALID; break b14; }
-              v54[v55] = v57;
+              if (v58 === INVALID) { v54 = INVALID; break b14; }
+              v55[v56] = v58;
             }
-            { v53 = v54; break b14; }
+            { v54 = v55; break b14; }
           }
-          if (v53 === INVALID) b17: {
-            if (typeof v49 !== "string") { v53 = INVALID; break b17; }
-            { v53 = v49; break b17; }
+          if (v54 === INVALID) b17: {
+            if (typeof v50 !== "string") { v54 = INVALID; break b17; }
+            { v54 = v50; break b17; }
           }
-          if (v53 === INVALID) { v50 = INVALID; break b13; }
-          v52 = v53;
+          if (v54 === INVALID) { v51 = INVALID; break b13; }
+          v53 = v54;
         }
-        v51 = v52;
+        v52 = v53;
       }
-      const v58 = c11(v51);
-      if (v58 === INVALID) { v50 = INVALID; break b13; }
-      { v50 = v58; break b13; }
+      const v59 = c12(v52);
+      if (v59 === INVALID) { v51 = INVALID; break b13; }
+      { v51 = v59; break b13; }
     }
-    if (v50 === INVALID) { v3 = INVALID; break b0; }
-    const v59 = v6["media"];
-    if (typeof v59 !== "object" || v59 === null || Array.isArray(v59)) { v3 = INVALID; break b0; }
-    const v60 = v59["thumbnail"];
-    if (typeof v60 !== "string") { v3 = INVALID; break b0; }
-    const v61 = v59["preview_image"];
-    let v62; b18: {
-      let v63;
-      if (v61 !== undefined) {
-        let v64 = null;
-        if (v61 !== null) {
-          if (typeof v61 !== "string") { v62 = INVALID; break b18; }
-          v64 = v61;
+    if (v51 === INVALID) { v3 = INVALID; break b0; }
+    const v60 = v7["media"];
+    if (typeof v60 !== "object" || v60 === null || Array.isArray(v60)) { v3 = INVALID; break b0; }
+    const v61 = v60["thumbnail"];
+    if (typeof v61 !== "string") { v3 = INVALID; break b0; }
+    const v62 = v60["preview_image"];
+    let v63; b18: {
+      let v64;
+      if (v62 !== undefined) {
+        let v65 = null;
+        if (v62 !== null) {
+          if (typeof v62 !== "string") { v63 = INVALID; break b18; }
+          v65 = v62;
         }
-        v63 = v64;
+        v64 = v65;
       }
-      { v62 = v63; break b18; }
+      { v63 = v64; break b18; }
     }
-    if (v62 === INVALID) {
-      if ("preview_image" in v59) { v3 = INVALID; break b0; }
-      v62 = undefined;
+    if (v63 === INVALID) {
+      if ("preview_image" in v60) { v3 = INVALID; break b0; }
+      v63 = undefined;
     }
-    const v65 = v59["preview_video"];
-    let v66; b19: {
-      let v67;
-      if (v65 !== undefined) {
-        let v68 = null;
-        if (v65 !== null) {
-          if (typeof v65 !== "string") { v66 = INVALID; break b19; }
-          v68 = v65;
+    const v66 = v60["preview_video"];
+    let v67; b19: {
+      let v68;
+      if (v66 !== undefined) {
+        let v69 = null;
+        if (v66 !== null) {
+          if (typeof v66 !== "string") { v67 = INVALID; break b19; }
+          v69 = v66;
         }
-        v67 = v68;
+        v68 = v69;
       }
-      { v66 = v67; break b19; }
+      { v67 = v68; break b19; }
     }
-    if (v66 === INVALID) {
-      if ("preview_video" in v59) { v3 = INVALID; break b0; }
-      v66 = undefined;
+    if (v67 === INVALID) {
+      if ("preview_video" in v60) { v3 = INVALID; break b0; }
+      v67 = undefined;
     }
-    const v69 = v59["preview_audio"];
-    let v70; b20: {
-      let v71;
-      if (v69 !== undefined) {
-        let v72 = null;
-        if (v69 !== null) {
-          if (typeof v69 !== "string") { v70 = INVALID; break b20; }
-          v72 = v69;
+    const v70 = v60["preview_audio"];
+    let v71; b20: {
+      let v72;
+      if (v70 !== undefined) {
+        let v73 = null;
+        if (v70 !== null) {
+          if (typeof v70 !== "string") { v71 = INVALID; break b20; }
+          v73 = v70;
         }
-        v71 = v72;
+        v72 = v73;
       }
-      { v70 = v71; break b20; }
+      { v71 = v72; break b20; }
     }
-    if (v70 === INVALID) {
-      if ("preview_audio" in v59) { v3 = INVALID; break b0; }
-      v70 = undefined;
+    if (v71 === INVALID) {
+      if ("preview_audio" in v60) { v3 = INVALID; break b0; }
+      v71 = undefined;
     }
-    const v73 = v59["screenshots"];
-    let v74; b21: {
-      let v75;
-      if (v73 !== undefined) {
-        let v76 = null;
-        if (v73 !== null) {
-          let v77;
-          b22: {
-            if (!Array.isArray(v73)) { v77 = INVALID; break b22; }
-            const v78 = new Array(v73.length);
-            for (let v79 = 0; v79 < v73.length; v79++) {
-              const v80 = v73[v79];
-              if (typeof v80 !== "string") { v77 = INVALID; break b22; }
-              v78[v79] = v80;
-            }
-            { v77 = v78; break b22; }
+    const v74 = v60["screenshots"];
+    let v75; b21: {
+      let v76;
+      if (v74 !== undefined) {
+        let v77 = null;
+        if (v74 !== null) {
+          const v78 = c13(v74);
+          if (v78 === INVALID) { v75 = INVALID; break b21; }
+          if (!Array.isArray(v78)) { v75 = INVALID; break b21; }
+          const v79 = new Array(v78.length);
+          for (let v80 = 0; v80 < v78.length; v80++) {
+            const v81 = v78[v80];
+            if (typeof v81 !== "string") { v75 = INVALID; break b21; }
+            v79[v80] = v81;
           }
-          if (v77 === INVALID) b23: {
-            if (!c5(v73)) { v77 = INVALID; break b23; }
-            const v81 = {};
-            const v85 = Object.getOwnPropertySymbols(v73);
-            const v86 = Object.getOwnPropertyNames(v73);
-            for (let v87 = 0; v87 < v86.length; v87++) {
-              const v82 = v86[v87];
-              if (v82 === "__proto__" || !c6.call(v73, v82)) continue;
-              let v84 = c12(v82);
-              if (v84 === INVALID && typeof v82 === "string" && c13.test(v82)) v84 = c12(Number(v82));
-              if (v84 === INVALID) { v77 = INVALID; break b23; }
-              if (v84 === "__proto__") continue;
-              const v88 = v73[v82];
-              if (typeof v88 !== "string") { v77 = INVALID; break b23; }
-              v81[v84] = v88;
-            }
-            for (let v87 = 0; v87 < v85.length; v87++) {
-              const v82 = v85[v87];
-              if (!c6.call(v73, v82)) continue;
-              let v84 = c12(v82);
-              if (v84 === INVALID && typeof v82 === "string" && c13.test(v82)) v84 = c12(Number(v82));
-              if (v84 === INVALID) { v77 = INVALID; break b23; }
-              if (v84 === "__proto__") continue;
-              const v89 = v73[v82];
-              if (typeof v89 !== "string") { v77 = INVALID; break b23; }
-              v81[v84] = v89;
-            }
-            { v77 = v81; break b23; }
-          }
-          if (v77 === INVALID) { v74 = INVALID; break b21; }
-          const v90 = c14(v77);
-          if (v90 === INVALID) { v74 = INVALID; break b21; }
-          v76 = v90;
+          v77 = v79;
         }
-        v75 = v76;
+        v76 = v77;
       }
-      const v91 = c15(v75);
-      if (v91 === INVALID) { v74 = INVALID; break b21; }
-      { v74 = v91; break b21; }
+      const v82 = c14(v76);
+      if (v82 === INVALID) { v75 = INVALID; break b21; }
+      { v75 = v82; break b21; }
     }
-    if (v74 === INVALID) { v3 = INVALID; break b0; }
-    const v92 = {};
-    v92["thumbnail"] = v60;
-    if ("preview_image" in v59) v92["preview_image"] = v62;
-    if ("preview_video" in v59) v92["preview_video"] = v66;
-    if ("preview_audio" in v59) v92["preview_audio"] = v70;
-    if (v74 !== undefined || "screenshots" in v59) v92["screenshots"] = v74;
-    const v93 = c16(v92);
-    if (v93 === INVALID) { v3 = INVALID; break b0; }
-    const v94 = v6["price"];
-    if (typeof v94 !== "object" || v94 === null || Array.isArray(v94)) { v3 = INVALID; break b0; }
-    const v95 = v94["regular"];
-    let v96;
+    if (v75 === INVALID) { v3 = INVALID; break b0; }
+    const v83 = {};
+    v83["thumbnail"] = v61;
+    if ("preview_image" in v60) v83["preview_image"] = v63;
+    if ("preview_video" in v60) v83["preview_video"] = v67;
+    if ("preview_audio" in v60) v83["preview_audio"] = v71;
+    if (v75 !== undefined || "screenshots" in v60) v83["screenshots"] = v75;
+    const v84 = c15(v83);
+    if (v84 === INVALID) { v3 = INVALID; break b0; }
+    const v85 = v7["price"];
+    if (typeof v85 !== "object" || v85 === null || Array.isArray(v85)) { v3 = INVALID; break b0; }
+    const v86 = v85["regular"];
+    let v87;
+    b22: {
+      if (typeof v86 !== "number" || !Number.isFinite(v86)) { v87 = INVALID; break b22; }
+      { v87 = v86; break b22; }
+    }
+    if (v87 === INVALID) b23: {
+      if (typeof v86 !== "string") { v87 = INVALID; break b23; }
+      c16.lastIndex = 0;
+      if (!c16.test(v86)) { v87 = INVALID; break b23; }
+      const v88 = c17(v86);
+      if (v88 === INVALID) { v87 = INVALID; break b23; }
+      { v87 = v88; break b23; }
+    }
+    if (v87 === INVALID) { v3 = INVALID; break b0; }
+    const v89 = v85["extended"];
+    let v90;
     b24: {
-      if (typeof v95 !== "number" || !Number.isFinite(v95)) { v96 = INVALID; break b24; }
-      { v96 = v95; break b24; }
+      if (typeof v89 !== "number" || !Number.isFinite(v89)) { v90 = INVALID; break b24; }
+      { v90 = v89; break b24; }
     }
-    if (v96 === INVALID) b25: {
-      if (typeof v95 !== "string") { v96 = INVALID; break b25; }
-      c17.lastIndex = 0;
-      if (!c17.test(v95)) { v96 = INVALID; break b25; }
-      const v97 = c18(v95);
-      if (v97 === INVALID) { v96 = INVALID; break b25; }
-      { v96 = v97; break b25; }
+    if (v90 === INVALID) b25: {
+      if (typeof v89 !== "string") { v90 = INVALID; break b25; }
+      c16.lastIndex = 0;
+      if (!c16.test(v89)) { v90 = INVALID; break b25; }
+      const v91 = c18(v89);
+      if (v91 === INVALID) { v90 = INVALID; break b25; }
+      { v90 = v91; break b25; }
     }
-    if (v96 === INVALID) { v3 = INVALID; break b0; }
-    const v98 = v94["extended"];
-    let v99;
-    b26: {
-      if (typeof v98 !== "number" || !Number.isFinite(v98)) { v99 = INVALID; break b26; }
-      { v99 = v98; break b26; }
-    }
-    if (v99 === INVALID) b27: {
-      if (typeof v98 !== "string") { v99 = INVALID; break b27; }
-      c17.lastIndex = 0;
-      if (!c17.test(v98)) { v99 = INVALID; break b27; }
-      const v100 = c19(v98);
-      if (v100 === INVALID) { v99 = INVALID; break b27; }
-      { v99 = v100; break b27; }
-    }
-    if (v99 === INVALID) { v3 = INVALID; break b0; }
-    const v101 = {};
-    if (v96 !== undefined || "regular" in v94) v101["regular"] = v96;
-    if (v99 !== undefined || "extended" in v94) v101["extended"] = v99;
-    const v102 = v6["currency"];
-    if (typeof v102 !== "string") { v3 = INVALID; break b0; }
-    const v103 = v6["published_at"];
-    if (typeof v103 !== "string") { v3 = INVALID; break b0; }
-    const v104 = {};
-    if (v8 !== undefined || "id" in v6) v104["id"] = v8;
-    v104["name"] = v10;
-    v104["description"] = v11;
-    v104["category"] = v12;
-    if (v14 !== undefined || "sub_category" in v6) v104["sub_category"] = v14;
-    if (v19 !== undefined || "options" in v6) v104["options"] = v19;
-    if (v38 !== undefined || "version" in v6) v104["version"] = v38;
-    if (v45 !== undefined || "demo_link" in v6) v104["demo_link"] = v45;
-    if (v50 !== undefined || "tags" in v6) v104["tags"] = v50;
-    if (v93 !== undefined || "media" in v6) v104["media"] = v93;
-    v104["price"] = v101;
-    v104["currency"] = v102;
-    v104["published_at"] = v103;
-    v4[v5] = v104;
+    if (v90 === INVALID) { v3 = INVALID; break b0; }
+    const v92 = {};
+    if (v87 !== undefined || "regular" in v85) v92["regular"] = v87;
+    if (v90 !== undefined || "extended" in v85) v92["extended"] = v90;
+    const v93 = v7["currency"];
+    if (typeof v93 !== "string") { v3 = INVALID; break b0; }
+    const v94 = v7["published_at"];
+    if (typeof v94 !== "string") { v3 = INVALID; break b0; }
+    const v95 = {};
+    if (v9 !== undefined || "id" in v7) v95["id"] = v9;
+    v95["name"] = v11;
+    v95["description"] = v12;
+    v95["category"] = v13;
+    if (v15 !== undefined || "sub_category" in v7) v95["sub_category"] = v15;
+    if (v20 !== undefined || "options" in v7) v95["options"] = v20;
+    if (v39 !== undefined || "version" in v7) v95["version"] = v39;
+    if (v46 !== undefined || "demo_link" in v7) v95["demo_link"] = v46;
+    if (v51 !== undefined || "tags" in v7) v95["tags"] = v51;
+    if (v84 !== undefined || "media" in v7) v95["media"] = v84;
+    v95["price"] = v92;
+    v95["currency"] = v93;
+    v95["published_at"] = v94;
+    v5[v6] = v95;
   }
-  { v3 = v4; break b0; }
-}
-if (v3 === INVALID) b28: {
-  if (!c5(v2)) { v3 = INVALID; break b28; }
-  const v105 = {};
-  const v109 = Object.getOwnPropertySymbols(v2);
-  const v110 = Object.getOwnPropertyNames(v2);
-  for (let v111 = 0; v111 < v110.length; v111++) {
-    const v106 = v110[v111];
-    if (v106 === "__proto__" || !c6.call(v2, v106)) continue;
-    let v108 = c20(v106);
-    if (v108 === INVALID && typeof v106 === "string" && c13.test(v106)) v108 = c20(Number(v106));
-    if (v108 === INVALID) { v3 = INVALID; break b28; }
-    if (v108 === "__proto__") continue;
-    const v112 = v2[v106];
-    if (typeof v112 !== "object" || v112 === null || Array.isArray(v112)) { v3 = INVALID; break b28; }
-    const v113 = v112["id"];
-    let v114;
-    b29: {
-      if (typeof v113 !== "number" || !Number.isFinite(v113)) { v114 = INVALID; break b29; }
-      if (!Number.isSafeInteger(v113)) { v114 = INVALID; break b29; }
-      { v114 = v113; break b29; }
-    }
-    if (v114 === INVALID) b30: {
-      if (typeof v113 !== "string") { v114 = INVALID; break b30; }
-      c2.lastIndex = 0;
-      if (!c2.test(v113)) { v114 = INVALID; break b30; }
-      const v115 = c21(v113);
-      if (v115 === INVALID) { v114 = INVALID; break b30; }
-      { v114 = v115; break b30; }
-    }
-    if (v114 === INVALID) { v3 = INVALID; break b28; }
-    const v116 = v112["name"];
-    if (typeof v116 !== "string") { v3 = INVALID; break b28; }
-    const v117 = v112["description"];
-    if (typeof v117 !== "string") { v3 = INVALID; break b28; }
-    const v118 = v112["category"];
-    if (typeof v118 !== "string") { v3 = INVALID; break b28; }
-    const v119 = v112["sub_category"];
-    let v120; b31: {
-      let v121;
-      if (v119 !== undefined) {
-        let v122 = null;
-        if (v119 !== null) {
-          if (typeof v119 !== "string") { v120 = INVALID; break b31; }
-          v122 = v119;
-        }
-        v121 = v122;
-      }
-      const v123 = c22(v121);
-      if (v123 === INVALID) { v120 = INVALID; break b31; }
-      { v120 = v123; break b31; }
-    }
-    if (v120 === INVALID) { v3 = INVALID; break b28; }
-    const v124 = v112["options"];
-    let v125; b32: {
-      let v126;
-      if (v124 !== undefined) {
-        let v127 = null;
-        if (v124 !== null) {
-          let v128;
-          b33: {
-            if (!Array.isArray(v124)) { v128 = INVALID; break b33; }
-            const v129 = new Array(v124.length);
-            for (let v130 = 0; v130 < v124.length; v130++) {
-              const v131 = v124[v130];
-              if (typeof v131 !== "string") { v128 = INVALID; break b33; }
-              v129[v130] = v131;
-            }
-            { v128 = v129; break b33; }
-          }
-          if (v128 === INVALID) b34: {
-            if (!c5(v124)) { v128 = INVALID; break b34; }
-            const v132 = {};
-            const v135 = Object.getOwnPropertySymbols(v124);
-            const v136 = Object.getOwnPropertyNames(v124);
-            for (let v137 = 0; v137 < v136.length; v137++) {
-              const v133 = v136[v137];
-              if (v133 === "__proto__" || !c6.call(v124, v133)) continue;
-              const v134 = v124[v133];
-              let v138;
-              b35: {
-                if (typeof v134 !== "string") { v138 = INVALID; break b35; }
-                { v138 = v134; break b35; }
-              }
-              if (v138 === INVALID) b36: {
-                if (!Array.isArray(v134)) { v138 = INVALID; break b36; }
-                const v139 = new Array(v134.length);
-                for (let v140 = 0; v140 < v134.length; v140++) {
-                  const v141 = v134[v140];
-                  if (typeof v141 !== "string") { v138 = INVALID; break b36; }
-                  v139[v140] = v141;
-                }
-                { v138 = v139; break b36; }
-              }
-              if (v138 === INVALID) { v128 = INVALID; break b34; }
-              v132[v133] = v138;
-            }
-            for (let v137 = 0; v137 < v135.length; v137++) {
-              const v133 = v135[v137];
-              if (!c6.call(v124, v133)) continue;
-              { v128 = INVALID; break b34; }
-            }
-            { v128 = v132; break b34; }
-          }
-          if (v128 === INVALID) { v125 = INVALID; break b32; }
-          v127 = v128;
-        }
-        v126 = v127;
-      }
-      const v142 = c23(v126);
-      if (v142 === INVALID) { v125 = INVALID; break b32; }
-      { v125 = v142; break b32; }
-    }
-    if (v125 === INVALID) { v3 = INVALID; break b28; }
-    const v143 = v112["version"];
-    let v144; b37: {
-      let v145;
-      if (v143 !== undefined) {
-        let v146 = null;
-        if (v143 !== null) {
-          let v147;
-          b38: {
-            if (typeof v143 !== "string") { v147 = INVALID; break b38; }
-            { v147 = v143; break b38; }
-          }
-          if (v147 === INVALID) b39: {
-            if (typeof v143 !== "number" || !Number.isFinite(v143)) { v147 = INVALID; break b39; }
-            const v148 = c24(v143);
-            if (v148 === INVALID) { v147 = INVALID; break b39; }
-            { v147 = v148; break b39; }
-          }
-          if (v147 === INVALID) { v144 = INVALID; break b37; }
-          v146 = v147;
-        }
-        v145 = v146;
-      }
-      const v149 = c25(v145);
-      if (v149 === INVALID) { v144 = INVALID; break b37; }
-      { v144 = v149; break b37; }
-    }
-    if (v144 === INVALID) { v3 = INVALID; break b28; }
-    const v150 = v112["demo_link"];
-    let v151; b40: {
-      let v152;
-      if (v150 !== undefined) {
-        let v153 = null;
-        if (v150 !== null) {
-          if (typeof v150 !== "string") { v151 = INVALID; break b40; }
-          v153 = v150;
-        }
-        v152 = v153;
-      }
-      const v154 = c26(v152);
-      if (v154 === INVALID) { v151 = INVALID; break b40; }
-      { v151 = v154; break b40; }
-    }
-    if (v151 === INVALID) { v3 = INVALID; break b28; }
-    const v155 = v112["tags"];
-    let v156; b41: {
-      let v157;
-      if (v155 !== undefined) {
-        let v158 = null;
-        if (v155 !== null) {
-          let v159;
-          b42: {
-            if (!Array.isArray(v155)) { v159 = INVALID; break b42; }
-            const v160 = new Array(v155.length);
-            for (let v161 = 0; v161 < v155.length; v161++) {
-              const v162 = v155[v161];
-              let v163;
-              b43: {
-                if (typeof v162 !== "string") { v163 = INVALID; break b43; }
-                { v163 = v162; break b43; }
-              }
-              if (v163 === INVALID) b44: {
-                if (typeof v162 !== "number" || !Number.isFinite(v162)) { v163 = INVALID; break b44; }
-                { v163 = v162; break b44; }
-              }
-              if (v163 === INVALID) { v159 = INVALID; break b42; }
-              v160[v161] = v163;
-            }
-            { v159 = v160; break b42; }
-          }
-          if (v159 === INVALID) b45: {
-            if (typeof v155 !== "string") { v159 = INVALID; break b45; }
-            { v159 = v155; break b45; }
-          }
-          if (v159 === INVALID) { v156 = INVALID; break b41; }
-          v158 = v159;
-        }
-        v157 = v158;
-      }
-      const v164 = c27(v157);
-      if (v164 === INVALID) { v156 = INVALID; break b41; }
-      { v156 = v164; break b41; }
-    }
-    if (v156 === INVALID) { v3 = INVALID; break b28; }
-    const v165 = v112["media"];
-    if (typeof v165 !== "object" || v165 === null || Array.isArray(v165)) { v3 = INVALID; break b28; }
-    const v166 = v165["thumbnail"];
-    if (typeof v166 !== "string") { v3 = INVALID; break b28; }
-    const v167 = v165["preview_image"];
-    let v168; b46: {
-      let v169;
-      if (v167 !== undefined) {
-        let v170 = null;
-        if (v167 !== null) {
-          if (typeof v167 !== "string") { v168 = INVALID; break b46; }
-          v170 = v167;
-        }
-        v169 = v170;
-      }
-      { v168 = v169; break b46; }
-    }
-    if (v168 === INVALID) {
-      if ("preview_image" in v165) { v3 = INVALID; break b28; }
-      v168 = undefined;
-    }
-    const v171 = v165["preview_video"];
-    let v172; b47: {
-      let v173;
-      if (v171 !== undefined) {
-        let v174 = null;
-        if (v171 !== null) {
-          if (typeof v171 !== "string") { v172 = INVALID; break b47; }
-          v174 = v171;
-        }
-        v173 = v174;
-      }
-      { v172 = v173; break b47; }
-    }
-    if (v172 === INVALID) {
-      if ("preview_video" in v165) { v3 = INVALID; break b28; }
-      v172 = undefined;
-    }
-    const v175 = v165["preview_audio"];
-    let v176; b48: {
-      let v177;
-      if (v175 !== undefined) {
-        let v178 = null;
-        if (v175 !== null) {
-          if (typeof v175 !== "string") { v176 = INVALID; break b48; }
-          v178 = v175;
-        }
-        v177 = v178;
-      }
-      { v176 = v177; break b48; }
-    }
-    if (v176 === INVALID) {
-      if ("preview_audio" in v165) { v3 = INVALID; break b28; }
-      v176 = undefined;
-    }
-    const v179 = v165["screenshots"];
-    let v180; b49: {
-      let v181;
-      if (v179 !== undefined) {
-        let v182 = null;
-        if (v179 !== null) {
-          let v183;
-          b50: {
-            if (!Array.isArray(v179)) { v183 = INVALID; break b50; }
-            const v184 = new Array(v179.length);
-            for (let v185 = 0; v185 < v179.length; v185++) {
-              const v186 = v179[v185];
-              if (typeof v186 !== "string") { v183 = INVALID; break b50; }
-              v184[v185] = v186;
-            }
-            { v183 = v184; break b50; }
-          }
-          if (v183 === INVALID) b51: {
-            if (!c5(v179)) { v183 = INVALID; break b51; }
-            const v187 = {};
-            const v191 = Object.getOwnPropertySymbols(v179);
-            const v192 = Object.getOwnPropertyNames(v179);
-            for (let v193 = 0; v193 < v192.length; v193++) {
-              const v188 = v192[v193];
-              if (v188 === "__proto__" || !c6.call(v179, v188)) continue;
-              let v190 = c28(v188);
-              if (v190 === INVALID && typeof v188 === "string" && c13.test(v188)) v190 = c28(Number(v188));
-              if (v190 === INVALID) { v183 = INVALID; break b51; }
-              if (v190 === "__proto__") continue;
-              const v194 = v179[v188];
-              if (typeof v194 !== "string") { v183 = INVALID; break b51; }
-              v187[v190] = v194;
-            }
-            for (let v193 = 0; v193 < v191.length; v193++) {
-              const v188 = v191[v193];
-              if (!c6.call(v179, v188)) continue;
-              let v190 = c28(v188);
-              if (v190 === INVALID && typeof v188 === "string" && c13.test(v188)) v190 = c28(Number(v188));
-              if (v190 === INVALID) { v183 = INVALID; break b51; }
-              if (v190 === "__proto__") continue;
-              const v195 = v179[v188];
-              if (typeof v195 !== "string") { v183 = INVALID; break b51; }
-              v187[v190] = v195;
-            }
-            { v183 = v187; break b51; }
-          }
-          if (v183 === INVALID) { v180 = INVALID; break b49; }
-          const v196 = c29(v183);
-          if (v196 === INVALID) { v180 = INVALID; break b49; }
-          v182 = v196;
-        }
-        v181 = v182;
-      }
-      const v197 = c30(v181);
-      if (v197 === INVALID) { v180 = INVALID; break b49; }
-      { v180 = v197; break b49; }
-    }
-    if (v180 === INVALID) { v3 = INVALID; break b28; }
-    const v198 = {};
-    v198["thumbnail"] = v166;
-    if ("preview_image" in v165) v198["preview_image"] = v168;
-    if ("preview_video" in v165) v198["preview_video"] = v172;
-    if ("preview_audio" in v165) v198["preview_audio"] = v176;
-    if (v180 !== undefined || "screenshots" in v165) v198["screenshots"] = v180;
-    const v199 = c31(v198);
-    if (v199 === INVALID) { v3 = INVALID; break b28; }
-    const v200 = v112["price"];
-    if (typeof v200 !== "object" || v200 === null || Array.isArray(v200)) { v3 = INVALID; break b28; }
-    const v201 = v200["regular"];
-    let v202;
-    b52: {
-      if (typeof v201 !== "number" || !Number.isFinite(v201)) { v202 = INVALID; break b52; }
-      { v202 = v201; break b52; }
-    }
-    if (v202 === INVALID) b53: {
-      if (typeof v201 !== "string") { v202 = INVALID; break b53; }
-      c17.lastIndex = 0;
-      if (!c17.test(v201)) { v202 = INVALID; break b53; }
-      const v203 = c32(v201);
-      if (v203 === INVALID) { v202 = INVALID; break b53; }
-      { v202 = v203; break b53; }
-    }
-    if (v202 === INVALID) { v3 = INVALID; break b28; }
-    const v204 = v200["extended"];
-    let v205;
-    b54: {
-      if (typeof v204 !== "number" || !Number.isFinite(v204)) { v205 = INVALID; break b54; }
-      { v205 = v204; break b54; }
-    }
-    if (v205 === INVALID) b55: {
-      if (typeof v204 !== "string") { v205 = INVALID; break b55; }
-      c17.lastIndex = 0;
-      if (!c17.test(v204)) { v205 = INVALID; break b55; }
-      const v206 = c33(v204);
-      if (v206 === INVALID) { v205 = INVALID; break b55; }
-      { v205 = v206; break b55; }
-    }
-    if (v205 === INVALID) { v3 = INVALID; break b28; }
-    const v207 = {};
-    if (v202 !== undefined || "regular" in v200) v207["regular"] = v202;
-    if (v205 !== undefined || "extended" in v200) v207["extended"] = v205;
-    const v208 = v112["currency"];
-    if (typeof v208 !== "string") { v3 = INVALID; break b28; }
-    const v209 = v112["published_at"];
-    if (typeof v209 !== "string") { v3 = INVALID; break b28; }
-    const v210 = {};
-    if (v114 !== undefined || "id" in v112) v210["id"] = v114;
-    v210["name"] = v116;
-    v210["description"] = v117;
-    v210["category"] = v118;
-    if (v120 !== undefined || "sub_category" in v112) v210["sub_category"] = v120;
-    if (v125 !== undefined || "options" in v112) v210["options"] = v125;
-    if (v144 !== undefined || "version" in v112) v210["version"] = v144;
-    if (v151 !== undefined || "demo_link" in v112) v210["demo_link"] = v151;
-    if (v156 !== undefined || "tags" in v112) v210["tags"] = v156;
-    if (v199 !== undefined || "media" in v112) v210["media"] = v199;
-    v210["price"] = v207;
-    v210["currency"] = v208;
-    v210["published_at"] = v209;
-    v105[v108] = v210;
-  }
-  for (let v111 = 0; v111 < v109.length; v111++) {
-    const v106 = v109[v111];
-    if (!c6.call(v2, v106)) continue;
-    let v108 = c20(v106);
-    if (v108 === INVALID && typeof v106 === "string" && c13.test(v106)) v108 = c20(Number(v106));
-    if (v108 === INVALID) { v3 = INVALID; break b28; }
-    if (v108 === "__proto__") continue;
-    const v211 = v2[v106];
-    if (typeof v211 !== "object" || v211 === null || Array.isArray(v211)) { v3 = INVALID; break b28; }
-    const v212 = v211["id"];
-    let v213;
-    b56: {
-      if (typeof v212 !== "number" || !Number.isFinite(v212)) { v213 = INVALID; break b56; }
-      if (!Number.isSafeInteger(v212)) { v213 = INVALID; break b56; }
-      { v213 = v212; break b56; }
-    }
-    if (v213 === INVALID) b57: {
-      if (typeof v212 !== "string") { v213 = INVALID; break b57; }
-      c2.lastIndex = 0;
-      if (!c2.test(v212)) { v213 = INVALID; break b57; }
-      const v214 = c34(v212);
-      if (v214 === INVALID) { v213 = INVALID; break b57; }
-      { v213 = v214; break b57; }
-    }
-    if (v213 === INVALID) { v3 = INVALID; break b28; }
-    const v215 = v211["name"];
-    if (typeof v215 !== "string") { v3 = INVALID; break b28; }
-    const v216 = v211["description"];
-    if (typeof v216 !== "string") { v3 = INVALID; break b28; }
-    const v217 = v211["category"];
-    if (typeof v217 !== "string") { v3 = INVALID; break b28; }
-    const v218 = v211["sub_category"];
-    let v219; b58: {
-      let v220;
-      if (v218 !== undefined) {
-        let v221 = null;
-        if (v218 !== null) {
-          if (typeof v218 !== "string") { v219 = INVALID; break b58; }
-          v221 = v218;
-        }
-        v220 = v221;
-      }
-      const v222 = c35(v220);
-      if (v222 === INVALID) { v219 = INVALID; break b58; }
-      { v219 = v222; break b58; }
-    }
-    if (v219 === INVALID) { v3 = INVALID; break b28; }
-    const v223 = v211["options"];
-    let v224; b59: {
-      let v225;
-      if (v223 !== undefined) {
-        let v226 = null;
-        if (v223 !== null) {
-          let v227;
-          b60: {
-            if (!Array.isArray(v223)) { v227 = INVALID; break b60; }
-            const v228 = new Array(v223.length);
-            for (let v229 = 0; v229 < v223.length; v229++) {
-              const v230 = v223[v229];
-              if (typeof v230 !== "string") { v227 = INVALID; break b60; }
-              v228[v229] = v230;
-            }
-            { v227 = v228; break b60; }
-          }
-          if (v227 === INVALID) b61: {
-            if (!c5(v223)) { v227 = INVALID; break b61; }
-            const v231 = {};
-            const v234 = Object.getOwnPropertySymbols(v223);
-            const v235 = Object.getOwnPropertyNames(v223);
-            for (let v236 = 0; v236 < v235.length; v236++) {
-              const v232 = v235[v236];
-              if (v232 === "__proto__" || !c6.call(v223, v232)) continue;
-              const v233 = v223[v232];
-              let v237;
-              b62: {
-                if (typeof v233 !== "string") { v237 = INVALID; break b62; }
-                { v237 = v233; break b62; }
-              }
-              if (v237 === INVALID) b63: {
-                if (!Array.isArray(v233)) { v237 = INVALID; break b63; }
-                const v238 = new Array(v233.length);
-                for (let v239 = 0; v239 < v233.length; v239++) {
-                  const v240 = v233[v239];
-                  if (typeof v240 !== "string") { v237 = INVALID; break b63; }
-                  v238[v239] = v240;
-                }
-                { v237 = v238; break b63; }
-              }
-              if (v237 === INVALID) { v227 = INVALID; break b61; }
-              v231[v232] = v237;
-            }
-            for (let v236 = 0; v236 < v234.length; v236++) {
-              const v232 = v234[v236];
-              if (!c6.call(v223, v232)) continue;
-              { v227 = INVALID; break b61; }
-            }
-            { v227 = v231; break b61; }
-          }
-          if (v227 === INVALID) { v224 = INVALID; break b59; }
-          v226 = v227;
-        }
-        v225 = v226;
-      }
-      const v241 = c36(v225);
-      if (v241 === INVALID) { v224 = INVALID; break b59; }
-      { v224 = v241; break b59; }
-    }
-    if (v224 === INVALID) { v3 = INVALID; break b28; }
-    const v242 = v211["version"];
-    let v243; b64: {
-      let v244;
-      if (v242 !== undefined) {
-        let v245 = null;
-        if (v242 !== null) {
-          let v246;
-          b65: {
-            if (typeof v242 !== "string") { v246 = INVALID; break b65; }
-            { v246 = v242; break b65; }
-          }
-          if (v246 === INVALID) b66: {
-            if (typeof v242 !== "number" || !Number.isFinite(v242)) { v246 = INVALID; break b66; }
-            const v247 = c37(v242);
-            if (v247 === INVALID) { v246 = INVALID; break b66; }
-            { v246 = v247; break b66; }
-          }
-          if (v246 === INVALID) { v243 = INVALID; break b64; }
-          v245 = v246;
-        }
-        v244 = v245;
-      }
-      const v248 = c38(v244);
-      if (v248 === INVALID) { v243 = INVALID; break b64; }
-      { v243 = v248; break b64; }
-    }
-    if (v243 === INVALID) { v3 = INVALID; break b28; }
-    const v249 = v211["demo_link"];
-    let v250; b67: {
-      let v251;
-      if (v249 !== undefined) {
-        let v252 = null;
-        if (v249 !== null) {
-          if (typeof v249 !== "string") { v250 = INVALID; break b67; }
-          v252 = v249;
-        }
-        v251 = v252;
-      }
-      const v253 = c39(v251);
-      if (v253 === INVALID) { v250 = INVALID; break b67; }
-      { v250 = v253; break b67; }
-    }
-    if (v250 === INVALID) { v3 = INVALID; break b28; }
-    const v254 = v211["tags"];
-    let v255; b68: {
-      let v256;
-      if (v254 !== undefined) {
-        let v257 = null;
-        if (v254 !== null) {
-          let v258;
-          b69: {
-            if (!Array.isArray(v254)) { v258 = INVALID; break b69; }
-            const v259 = new Array(v254.length);
-            for (let v260 = 0; v260 < v254.length; v260++) {
-              const v261 = v254[v260];
-              let v262;
-              b70: {
-                if (typeof v261 !== "string") { v262 = INVALID; break b70; }
-                { v262 = v261; break b70; }
-              }
-              if (v262 === INVALID) b71: {
-                if (typeof v261 !== "number" || !Number.isFinite(v261)) { v262 = INVALID; break b71; }
-                { v262 = v261; break b71; }
-              }
-              if (v262 === INVALID) { v258 = INVALID; break b69; }
-              v259[v260] = v262;
-            }
-            { v258 = v259; break b69; }
-          }
-          if (v258 === INVALID) b72: {
-            if (typeof v254 !== "string") { v258 = INVALID; break b72; }
-            { v258 = v254; break b72; }
-          }
-          if (v258 === INVALID) { v255 = INVALID; break b68; }
-          v257 = v258;
-        }
-        v256 = v257;
-      }
-      const v263 = c40(v256);
-      if (v263 === INVALID) { v255 = INVALID; break b68; }
-      { v255 = v263; break b68; }
-    }
-    if (v255 === INVALID) { v3 = INVALID; break b28; }
-    const v264 = v211["media"];
-    if (typeof v264 !== "object" || v264 === null || Array.isArray(v264)) { v3 = INVALID; break b28; }
-    const v265 = v264["thumbnail"];
-    if (typeof v265 !== "string") { v3 = INVALID; break b28; }
-    const v266 = v264["preview_image"];
-    let v267; b73: {
-      let v268;
-      if (v266 !== undefined) {
-        let v269 = null;
-        if (v266 !== null) {
-          if (typeof v266 !== "string") { v267 = INVALID; break b73; }
-          v269 = v266;
-        }
-        v268 = v269;
-      }
-      { v267 = v268; break b73; }
-    }
-    if (v267 === INVALID) {
-      if ("preview_image" in v264) { v3 = INVALID; break b28; }
-      v267 = undefined;
-    }
-    const v270 = v264["preview_video"];
-    let v271; b74: {
-      let v272;
-      if (v270 !== undefined) {
-        let v273 = null;
-        if (v270 !== null) {
-          if (typeof v270 !== "string") { v271 = INVALID; break b74; }
-          v273 = v270;
-        }
-        v272 = v273;
-      }
-      { v271 = v272; break b74; }
-    }
-    if (v271 === INVALID) {
-      if ("preview_video" in v264) { v3 = INVALID; break b28; }
-      v271 = undefined;
-    }
-    const v274 = v264["preview_audio"];
-    let v275; b75: {
-      let v276;
-      if (v274 !== undefined) {
-        let v277 = null;
-        if (v274 !== null) {
-          if (typeof v274 !== "string") { v275 = INVALID; break b75; }
-          v277 = v274;
-        }
-        v276 = v277;
-      }
-      { v275 = v276; break b75; }
-    }
-    if (v275 === INVALID) {
-      if ("preview_audio" in v264) { v3 = INVALID; break b28; }
-      v275 = undefined;
-    }
-    const v278 = v264["screenshots"];
-    let v279; b76: {
-      let v280;
-      if (v278 !== undefined) {
-        let v281 = null;
-        if (v278 !== null) {
-          let v282;
-          b77: {
-            if (!Array.isArray(v278)) { v282 = INVALID; break b77; }
-            const v283 = new Array(v278.length);
-            for (let v284 = 0; v284 < v278.length; v284++) {
-              const v285 = v278[v284];
-              if (typeof v285 !== "string") { v282 = INVALID; break b77; }
-              v283[v284] = v285;
-            }
-            { v282 = v283; break b77; }
-          }
-          if (v282 === INVALID) b78: {
-            if (!c5(v278)) { v282 = INVALID; break b78; }
-            const v286 = {};
-            const v290 = Object.getOwnPropertySymbols(v278);
-            const v291 = Object.getOwnPropertyNames(v278);
-            for (let v292 = 0; v292 < v291.length; v292++) {
-              const v287 = v291[v292];
-              if (v287 === "__proto__" || !c6.call(v278, v287)) continue;
-              let v289 = c41(v287);
-              if (v289 === INVALID && typeof v287 === "string" && c13.test(v287)) v289 = c41(Number(v287));
-              if (v289 === INVALID) { v282 = INVALID; break b78; }
-              if (v289 === "__proto__") continue;
-              const v293 = v278[v287];
-              if (typeof v293 !== "string") { v282 = INVALID; break b78; }
-              v286[v289] = v293;
-            }
-            for (let v292 = 0; v292 < v290.length; v292++) {
-              const v287 = v290[v292];
-              if (!c6.call(v278, v287)) continue;
-              let v289 = c41(v287);
-              if (v289 === INVALID && typeof v287 === "string" && c13.test(v287)) v289 = c41(Number(v287));
-              if (v289 === INVALID) { v282 = INVALID; break b78; }
-              if (v289 === "__proto__") continue;
-              const v294 = v278[v287];
-              if (typeof v294 !== "string") { v282 = INVALID; break b78; }
-              v286[v289] = v294;
-            }
-            { v282 = v286; break b78; }
-          }
-          if (v282 === INVALID) { v279 = INVALID; break b76; }
-          const v295 = c42(v282);
-          if (v295 === INVALID) { v279 = INVALID; break b76; }
-          v281 = v295;
-        }
-        v280 = v281;
-      }
-      const v296 = c43(v280);
-      if (v296 === INVALID) { v279 = INVALID; break b76; }
-      { v279 = v296; break b76; }
-    }
-    if (v279 === INVALID) { v3 = INVALID; break b28; }
-    const v297 = {};
-    v297["thumbnail"] = v265;
-    if ("preview_image" in v264) v297["preview_image"] = v267;
-    if ("preview_video" in v264) v297["preview_video"] = v271;
-    if ("preview_audio" in v264) v297["preview_audio"] = v275;
-    if (v279 !== undefined || "screenshots" in v264) v297["screenshots"] = v279;
-    const v298 = c44(v297);
-    if (v298 === INVALID) { v3 = INVALID; break b28; }
-    const v299 = v211["price"];
-    if (typeof v299 !== "object" || v299 === null || Array.isArray(v299)) { v3 = INVALID; break b28; }
-    const v300 = v299["regular"];
-    let v301;
-    b79: {
-      if (typeof v300 !== "number" || !Number.isFinite(v300)) { v301 = INVALID; break b79; }
-      { v301 = v300; break b79; }
-    }
-    if (v301 === INVALID) b80: {
-      if (typeof v300 !== "string") { v301 = INVALID; break b80; }
-      c17.lastIndex = 0;
-      if (!c17.test(v300)) { v301 = INVALID; break b80; }
-      const v302 = c45(v300);
-      if (v302 === INVALID) { v301 = INVALID; break b80; }
-      { v301 = v302; break b80; }
-    }
-    if (v301 === INVALID) { v3 = INVALID; break b28; }
-    const v303 = v299["extended"];
-    let v304;
-    b81: {
-      if (typeof v303 !== "number" || !Number.isFinite(v303)) { v304 = INVALID; break b81; }
-      { v304 = v303; break b81; }
-    }
-    if (v304 === INVALID) b82: {
-      if (typeof v303 !== "string") { v304 = INVALID; break b82; }
-      c17.lastIndex = 0;
-      if (!c17.test(v303)) { v304 = INVALID; break b82; }
-      const v305 = c46(v303);
-      if (v305 === INVALID) { v304 = INVALID; break b82; }
-      { v304 = v305; break b82; }
-    }
-    if (v304 === INVALID) { v3 = INVALID; break b28; }
-    const v306 = {};
-    if (v301 !== undefined || "regular" in v299) v306["regular"] = v301;
-    if (v304 !== undefined || "extended" in v299) v306["extended"] = v304;
-    const v307 = v211["currency"];
-    if (typeof v307 !== "string") { v3 = INVALID; break b28; }
-    const v308 = v211["published_at"];
-    if (typeof v308 !== "string") { v3 = INVALID; break b28; }
-    const v309 = {};
-    if (v213 !== undefined || "id" in v211) v309["id"] = v213;
-    v309["name"] = v215;
-    v309["description"] = v216;
-    v309["category"] = v217;
-    if (v219 !== undefined || "sub_category" in v211) v309["sub_category"] = v219;
-    if (v224 !== undefined || "options" in v211) v309["options"] = v224;
-    if (v243 !== undefined || "version" in v211) v309["version"] = v243;
-    if (v250 !== undefined || "demo_link" in v211) v309["demo_link"] = v250;
-    if (v255 !== undefined || "tags" in v211) v309["tags"] = v255;
-    if (v298 !== undefined || "media" in v211) v309["media"] = v298;
-    v309["price"] = v306;
-    v309["currency"] = v307;
-    v309["published_at"] = v308;
-    v105[v108] = v309;
-  }
-  { v3 = v105; break b28; }
+  { v3 = v5; break b0; }
 }
 if (v3 === INVALID) return INVALID;
-const v310 = c47(v3);
-if (v310 === INVALID) return INVALID;
-const v311 = {};
-if (v0 !== undefined || "status" in input) v311["status"] = v0;
-if (v310 !== undefined || "items" in input) v311["items"] = v310;
-const v312 = c48(v311);
-if (v312 === INVALID) return INVALID;
-return v312;
+const v96 = {};
+if (v0 !== undefined || "status" in input) v96["status"] = v0;
+v96["items"] = v3;
+const v97 = c19(v96);
+if (v97 === INVALID) return INVALID;
+return v97;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), /^-?\d+(?:\.\d+)?$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.transform')), transformed(at(ItemsEnvelopeSchema, 'out.transform'))))],
-  ['ItemEnvelopeSchema', withParser(ItemEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20) {
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'out.transform'))))],
+  ['ItemEnvelopeSchema', withParser(ItemEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -1742,135 +938,94 @@ let v70; b20: {
   if (v69 !== undefined) {
     let v72 = null;
     if (v69 !== null) {
-      let v73;
-      b21: {
-        if (!Array.isArray(v69)) { v73 = INVALID; break b21; }
-        const v74 = new Array(v69.length);
-        for (let v75 = 0; v75 < v69.length; v75++) {
-          const v76 = v69[v75];
-          if (typeof v76 !== "string") { v73 = INVALID; break b21; }
-          v74[v75] = v76;
-        }
-        { v73 = v74; break b21; }
-      }
-      if (v73 === INVALID) b22: {
-        if (!c5(v69)) { v73 = INVALID; break b22; }
-        const v77 = {};
-        const v81 = Object.getOwnPropertySymbols(v69);
-        const v82 = Object.getOwnPropertyNames(v69);
-        for (let v83 = 0; v83 < v82.length; v83++) {
-          const v78 = v82[v83];
-          if (v78 === "__proto__" || !c6.call(v69, v78)) continue;
-          let v80 = c12(v78);
-          if (v80 === INVALID && typeof v78 === "string" && c13.test(v78)) v80 = c12(Number(v78));
-          if (v80 === INVALID) { v73 = INVALID; break b22; }
-          if (v80 === "__proto__") continue;
-          const v84 = v69[v78];
-          if (typeof v84 !== "string") { v73 = INVALID; break b22; }
-          v77[v80] = v84;
-        }
-        for (let v83 = 0; v83 < v81.length; v83++) {
-          const v78 = v81[v83];
-          if (!c6.call(v69, v78)) continue;
-          let v80 = c12(v78);
-          if (v80 === INVALID && typeof v78 === "string" && c13.test(v78)) v80 = c12(Number(v78));
-          if (v80 === INVALID) { v73 = INVALID; break b22; }
-          if (v80 === "__proto__") continue;
-          const v85 = v69[v78];
-          if (typeof v85 !== "string") { v73 = INVALID; break b22; }
-          v77[v80] = v85;
-        }
-        { v73 = v77; break b22; }
-      }
+      const v73 = c12(v69);
       if (v73 === INVALID) { v70 = INVALID; break b20; }
-      const v86 = c14(v73);
-      if (v86 === INVALID) { v70 = INVALID; break b20; }
-      v72 = v86;
+      if (!Array.isArray(v73)) { v70 = INVALID; break b20; }
+      const v74 = new Array(v73.length);
+      for (let v75 = 0; v75 < v73.length; v75++) {
+        const v76 = v73[v75];
+        if (typeof v76 !== "string") { v70 = INVALID; break b20; }
+        v74[v75] = v76;
+      }
+      v72 = v74;
     }
     v71 = v72;
   }
-  const v87 = c15(v71);
-  if (v87 === INVALID) { v70 = INVALID; break b20; }
-  { v70 = v87; break b20; }
+  const v77 = c13(v71);
+  if (v77 === INVALID) { v70 = INVALID; break b20; }
+  { v70 = v77; break b20; }
 }
 if (v70 === INVALID) return INVALID;
-const v88 = {};
-v88["thumbnail"] = v56;
-if ("preview_image" in v55) v88["preview_image"] = v58;
-if ("preview_video" in v55) v88["preview_video"] = v62;
-if ("preview_audio" in v55) v88["preview_audio"] = v66;
-if (v70 !== undefined || "screenshots" in v55) v88["screenshots"] = v70;
-const v89 = c16(v88);
-if (v89 === INVALID) return INVALID;
-const v90 = v2["price"];
-if (typeof v90 !== "object" || v90 === null || Array.isArray(v90)) return INVALID;
-const v91 = v90["regular"];
-let v92;
+const v78 = {};
+v78["thumbnail"] = v56;
+if ("preview_image" in v55) v78["preview_image"] = v58;
+if ("preview_video" in v55) v78["preview_video"] = v62;
+if ("preview_audio" in v55) v78["preview_audio"] = v66;
+if (v70 !== undefined || "screenshots" in v55) v78["screenshots"] = v70;
+const v79 = c14(v78);
+if (v79 === INVALID) return INVALID;
+const v80 = v2["price"];
+if (typeof v80 !== "object" || v80 === null || Array.isArray(v80)) return INVALID;
+const v81 = v80["regular"];
+let v82;
+b21: {
+  if (typeof v81 !== "number" || !Number.isFinite(v81)) { v82 = INVALID; break b21; }
+  { v82 = v81; break b21; }
+}
+if (v82 === INVALID) b22: {
+  if (typeof v81 !== "string") { v82 = INVALID; break b22; }
+  c15.lastIndex = 0;
+  if (!c15.test(v81)) { v82 = INVALID; break b22; }
+  const v83 = c16(v81);
+  if (v83 === INVALID) { v82 = INVALID; break b22; }
+  { v82 = v83; break b22; }
+}
+if (v82 === INVALID) return INVALID;
+const v84 = v80["extended"];
+let v85;
 b23: {
-  if (typeof v91 !== "number" || !Number.isFinite(v91)) { v92 = INVALID; break b23; }
-  { v92 = v91; break b23; }
+  if (typeof v84 !== "number" || !Number.isFinite(v84)) { v85 = INVALID; break b23; }
+  { v85 = v84; break b23; }
 }
-if (v92 === INVALID) b24: {
-  if (typeof v91 !== "string") { v92 = INVALID; break b24; }
-  c17.lastIndex = 0;
-  if (!c17.test(v91)) { v92 = INVALID; break b24; }
-  const v93 = c18(v91);
-  if (v93 === INVALID) { v92 = INVALID; break b24; }
-  { v92 = v93; break b24; }
+if (v85 === INVALID) b24: {
+  if (typeof v84 !== "string") { v85 = INVALID; break b24; }
+  c15.lastIndex = 0;
+  if (!c15.test(v84)) { v85 = INVALID; break b24; }
+  const v86 = c17(v84);
+  if (v86 === INVALID) { v85 = INVALID; break b24; }
+  { v85 = v86; break b24; }
 }
+if (v85 === INVALID) return INVALID;
+const v87 = {};
+if (v82 !== undefined || "regular" in v80) v87["regular"] = v82;
+if (v85 !== undefined || "extended" in v80) v87["extended"] = v85;
+const v88 = v2["currency"];
+if (typeof v88 !== "string") return INVALID;
+const v89 = v2["published_at"];
+if (typeof v89 !== "string") return INVALID;
+const v90 = {};
+if (v4 !== undefined || "id" in v2) v90["id"] = v4;
+v90["name"] = v6;
+v90["description"] = v7;
+v90["category"] = v8;
+if (v10 !== undefined || "sub_category" in v2) v90["sub_category"] = v10;
+if (v15 !== undefined || "options" in v2) v90["options"] = v15;
+if (v34 !== undefined || "version" in v2) v90["version"] = v34;
+if (v41 !== undefined || "demo_link" in v2) v90["demo_link"] = v41;
+if (v46 !== undefined || "tags" in v2) v90["tags"] = v46;
+if (v79 !== undefined || "media" in v2) v90["media"] = v79;
+v90["price"] = v87;
+v90["currency"] = v88;
+v90["published_at"] = v89;
+const v91 = {};
+if (v0 !== undefined || "status" in input) v91["status"] = v0;
+v91["item"] = v90;
+const v92 = c18(v91);
 if (v92 === INVALID) return INVALID;
-const v94 = v90["extended"];
-let v95;
-b25: {
-  if (typeof v94 !== "number" || !Number.isFinite(v94)) { v95 = INVALID; break b25; }
-  { v95 = v94; break b25; }
+return v92;
 }
-if (v95 === INVALID) b26: {
-  if (typeof v94 !== "string") { v95 = INVALID; break b26; }
-  c17.lastIndex = 0;
-  if (!c17.test(v94)) { v95 = INVALID; break b26; }
-  const v96 = c19(v94);
-  if (v96 === INVALID) { v95 = INVALID; break b26; }
-  { v95 = v96; break b26; }
-}
-if (v95 === INVALID) return INVALID;
-const v97 = {};
-if (v92 !== undefined || "regular" in v90) v97["regular"] = v92;
-if (v95 !== undefined || "extended" in v90) v97["extended"] = v95;
-const v98 = v2["currency"];
-if (typeof v98 !== "string") return INVALID;
-const v99 = v2["published_at"];
-if (typeof v99 !== "string") return INVALID;
-const v100 = {};
-if (v4 !== undefined || "id" in v2) v100["id"] = v4;
-v100["name"] = v6;
-v100["description"] = v7;
-v100["category"] = v8;
-if (v10 !== undefined || "sub_category" in v2) v100["sub_category"] = v10;
-if (v15 !== undefined || "options" in v2) v100["options"] = v15;
-if (v34 !== undefined || "version" in v2) v100["version"] = v34;
-if (v41 !== undefined || "demo_link" in v2) v100["demo_link"] = v41;
-if (v46 !== undefined || "tags" in v2) v100["tags"] = v46;
-if (v89 !== undefined || "media" in v2) v100["media"] = v89;
-v100["price"] = v97;
-v100["currency"] = v98;
-v100["published_at"] = v99;
-const v101 = {};
-if (v0 !== undefined || "status" in input) v101["status"] = v0;
-v101["item"] = v100;
-const v102 = c20(v101);
-if (v102 === INVALID) return INVALID;
-return v102;
-}
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), /^-?\d+(?:\.\d+)?$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemEnvelopeSchema, 'out.transform'))))],
-  ['PurchaseEnvelopeSchema', withParser(PurchaseEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43) {
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemEnvelopeSchema, 'out.transform'))))],
+  ['PurchaseEnvelopeSchema', withParser(PurchaseEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -2151,163 +1306,129 @@ let v3; b0: {
       if (v79 !== undefined) {
         let v82 = null;
         if (v79 !== null) {
-          let v83;
-          b24: {
-            if (!Array.isArray(v79)) { v83 = INVALID; break b24; }
-            const v84 = new Array(v79.length);
-            for (let v85 = 0; v85 < v79.length; v85++) {
-              const v86 = v79[v85];
-              if (typeof v86 !== "string") { v83 = INVALID; break b24; }
-              v84[v85] = v86;
-            }
-            { v83 = v84; break b24; }
-          }
-          if (v83 === INVALID) b25: {
-            if (!c7(v79)) { v83 = INVALID; break b25; }
-            const v87 = {};
-            const v91 = Object.getOwnPropertySymbols(v79);
-            const v92 = Object.getOwnPropertyNames(v79);
-            for (let v93 = 0; v93 < v92.length; v93++) {
-              const v88 = v92[v93];
-              if (v88 === "__proto__" || !c8.call(v79, v88)) continue;
-              let v90 = c14(v88);
-              if (v90 === INVALID && typeof v88 === "string" && c15.test(v88)) v90 = c14(Number(v88));
-              if (v90 === INVALID) { v83 = INVALID; break b25; }
-              if (v90 === "__proto__") continue;
-              const v94 = v79[v88];
-              if (typeof v94 !== "string") { v83 = INVALID; break b25; }
-              v87[v90] = v94;
-            }
-            for (let v93 = 0; v93 < v91.length; v93++) {
-              const v88 = v91[v93];
-              if (!c8.call(v79, v88)) continue;
-              let v90 = c14(v88);
-              if (v90 === INVALID && typeof v88 === "string" && c15.test(v88)) v90 = c14(Number(v88));
-              if (v90 === INVALID) { v83 = INVALID; break b25; }
-              if (v90 === "__proto__") continue;
-              const v95 = v79[v88];
-              if (typeof v95 !== "string") { v83 = INVALID; break b25; }
-              v87[v90] = v95;
-            }
-            { v83 = v87; break b25; }
-          }
+          const v83 = c14(v79);
           if (v83 === INVALID) { v80 = INVALID; break b23; }
-          const v96 = c16(v83);
-          if (v96 === INVALID) { v80 = INVALID; break b23; }
-          v82 = v96;
+          if (!Array.isArray(v83)) { v80 = INVALID; break b23; }
+          const v84 = new Array(v83.length);
+          for (let v85 = 0; v85 < v83.length; v85++) {
+            const v86 = v83[v85];
+            if (typeof v86 !== "string") { v80 = INVALID; break b23; }
+            v84[v85] = v86;
+          }
+          v82 = v84;
         }
         v81 = v82;
       }
-      const v97 = c17(v81);
-      if (v97 === INVALID) { v80 = INVALID; break b23; }
-      { v80 = v97; break b23; }
+      const v87 = c15(v81);
+      if (v87 === INVALID) { v80 = INVALID; break b23; }
+      { v80 = v87; break b23; }
     }
     if (v80 === INVALID) { v3 = INVALID; break b0; }
-    const v98 = {};
-    v98["thumbnail"] = v66;
-    if ("preview_image" in v65) v98["preview_image"] = v68;
-    if ("preview_video" in v65) v98["preview_video"] = v72;
-    if ("preview_audio" in v65) v98["preview_audio"] = v76;
-    if (v80 !== undefined || "screenshots" in v65) v98["screenshots"] = v80;
-    const v99 = c18(v98);
-    if (v99 === INVALID) { v3 = INVALID; break b0; }
-    const v100 = v12["price"];
-    if (typeof v100 !== "object" || v100 === null || Array.isArray(v100)) { v3 = INVALID; break b0; }
-    const v101 = v100["regular"];
-    let v102;
+    const v88 = {};
+    v88["thumbnail"] = v66;
+    if ("preview_image" in v65) v88["preview_image"] = v68;
+    if ("preview_video" in v65) v88["preview_video"] = v72;
+    if ("preview_audio" in v65) v88["preview_audio"] = v76;
+    if (v80 !== undefined || "screenshots" in v65) v88["screenshots"] = v80;
+    const v89 = c16(v88);
+    if (v89 === INVALID) { v3 = INVALID; break b0; }
+    const v90 = v12["price"];
+    if (typeof v90 !== "object" || v90 === null || Array.isArray(v90)) { v3 = INVALID; break b0; }
+    const v91 = v90["regular"];
+    let v92;
+    b24: {
+      if (typeof v91 !== "number" || !Number.isFinite(v91)) { v92 = INVALID; break b24; }
+      { v92 = v91; break b24; }
+    }
+    if (v92 === INVALID) b25: {
+      if (typeof v91 !== "string") { v92 = INVALID; break b25; }
+      c2.lastIndex = 0;
+      if (!c2.test(v91)) { v92 = INVALID; break b25; }
+      const v93 = c17(v91);
+      if (v93 === INVALID) { v92 = INVALID; break b25; }
+      { v92 = v93; break b25; }
+    }
+    if (v92 === INVALID) { v3 = INVALID; break b0; }
+    const v94 = v90["extended"];
+    let v95;
     b26: {
-      if (typeof v101 !== "number" || !Number.isFinite(v101)) { v102 = INVALID; break b26; }
-      { v102 = v101; break b26; }
+      if (typeof v94 !== "number" || !Number.isFinite(v94)) { v95 = INVALID; break b26; }
+      { v95 = v94; break b26; }
     }
-    if (v102 === INVALID) b27: {
-      if (typeof v101 !== "string") { v102 = INVALID; break b27; }
+    if (v95 === INVALID) b27: {
+      if (typeof v94 !== "string") { v95 = INVALID; break b27; }
       c2.lastIndex = 0;
-      if (!c2.test(v101)) { v102 = INVALID; break b27; }
+      if (!c2.test(v94)) { v95 = INVALID; break b27; }
+      const v96 = c18(v94);
+      if (v96 === INVALID) { v95 = INVALID; break b27; }
+      { v95 = v96; break b27; }
+    }
+    if (v95 === INVALID) { v3 = INVALID; break b0; }
+    const v97 = {};
+    if (v92 !== undefined || "regular" in v90) v97["regular"] = v92;
+    if (v95 !== undefined || "extended" in v90) v97["extended"] = v95;
+    const v98 = v12["currency"];
+    if (typeof v98 !== "string") { v3 = INVALID; break b0; }
+    const v99 = v12["published_at"];
+    if (typeof v99 !== "string") { v3 = INVALID; break b0; }
+    const v100 = {};
+    if (v14 !== undefined || "id" in v12) v100["id"] = v14;
+    v100["name"] = v16;
+    v100["description"] = v17;
+    v100["category"] = v18;
+    if (v20 !== undefined || "sub_category" in v12) v100["sub_category"] = v20;
+    if (v25 !== undefined || "options" in v12) v100["options"] = v25;
+    if (v44 !== undefined || "version" in v12) v100["version"] = v44;
+    if (v51 !== undefined || "demo_link" in v12) v100["demo_link"] = v51;
+    if (v56 !== undefined || "tags" in v12) v100["tags"] = v56;
+    if (v89 !== undefined || "media" in v12) v100["media"] = v89;
+    v100["price"] = v97;
+    v100["currency"] = v98;
+    v100["published_at"] = v99;
+    const v101 = v5["supported_until"];
+    let v102; b28: {
       const v103 = c19(v101);
-      if (v103 === INVALID) { v102 = INVALID; break b27; }
-      { v102 = v103; break b27; }
-    }
-    if (v102 === INVALID) { v3 = INVALID; break b0; }
-    const v104 = v100["extended"];
-    let v105;
-    b28: {
-      if (typeof v104 !== "number" || !Number.isFinite(v104)) { v105 = INVALID; break b28; }
-      { v105 = v104; break b28; }
-    }
-    if (v105 === INVALID) b29: {
-      if (typeof v104 !== "string") { v105 = INVALID; break b29; }
-      c2.lastIndex = 0;
-      if (!c2.test(v104)) { v105 = INVALID; break b29; }
-      const v106 = c20(v104);
-      if (v106 === INVALID) { v105 = INVALID; break b29; }
-      { v105 = v106; break b29; }
-    }
-    if (v105 === INVALID) { v3 = INVALID; break b0; }
-    const v107 = {};
-    if (v102 !== undefined || "regular" in v100) v107["regular"] = v102;
-    if (v105 !== undefined || "extended" in v100) v107["extended"] = v105;
-    const v108 = v12["currency"];
-    if (typeof v108 !== "string") { v3 = INVALID; break b0; }
-    const v109 = v12["published_at"];
-    if (typeof v109 !== "string") { v3 = INVALID; break b0; }
-    const v110 = {};
-    if (v14 !== undefined || "id" in v12) v110["id"] = v14;
-    v110["name"] = v16;
-    v110["description"] = v17;
-    v110["category"] = v18;
-    if (v20 !== undefined || "sub_category" in v12) v110["sub_category"] = v20;
-    if (v25 !== undefined || "options" in v12) v110["options"] = v25;
-    if (v44 !== undefined || "version" in v12) v110["version"] = v44;
-    if (v51 !== undefined || "demo_link" in v12) v110["demo_link"] = v51;
-    if (v56 !== undefined || "tags" in v12) v110["tags"] = v56;
-    if (v99 !== undefined || "media" in v12) v110["media"] = v99;
-    v110["price"] = v107;
-    v110["currency"] = v108;
-    v110["published_at"] = v109;
-    const v111 = v5["supported_until"];
-    let v112; b30: {
-      const v113 = c21(v111);
-      if (v113 === INVALID) { v112 = INVALID; break b30; }
-      let v114;
-      if (v113 !== undefined) {
-        if (typeof v113 !== "string") { v112 = INVALID; break b30; }
-        v114 = v113;
+      if (v103 === INVALID) { v102 = INVALID; break b28; }
+      let v104;
+      if (v103 !== undefined) {
+        if (typeof v103 !== "string") { v102 = INVALID; break b28; }
+        v104 = v103;
       }
-      { v112 = v114; break b30; }
+      { v102 = v104; break b28; }
     }
-    if (v112 === INVALID) {
+    if (v102 === INVALID) {
       if ("supported_until" in v5) { v3 = INVALID; break b0; }
-      v112 = undefined;
+      v102 = undefined;
     }
-    const v115 = v5["downloaded"];
-    let v116;
-    b31: {
-      if (typeof v115 !== "boolean") { v116 = INVALID; break b31; }
-      { v116 = v115; break b31; }
+    const v105 = v5["downloaded"];
+    let v106;
+    b29: {
+      if (typeof v105 !== "boolean") { v106 = INVALID; break b29; }
+      { v106 = v105; break b29; }
     }
-    if (v116 === INVALID) b32: {
-      if (!c22.has(v115)) { v116 = INVALID; break b32; }
-      const v117 = c23(v115);
-      if (v117 === INVALID) { v116 = INVALID; break b32; }
-      { v116 = v117; break b32; }
+    if (v106 === INVALID) b30: {
+      if (!c20.has(v105)) { v106 = INVALID; break b30; }
+      const v107 = c21(v105);
+      if (v107 === INVALID) { v106 = INVALID; break b30; }
+      { v106 = v107; break b30; }
     }
-    if (v116 === INVALID) { v3 = INVALID; break b0; }
-    const v118 = v5["date"];
-    if (typeof v118 !== "string") { v3 = INVALID; break b0; }
-    const v119 = {};
-    v119["purchase_code"] = v6;
-    v119["license_type"] = v7;
-    if (v9 !== undefined || "price" in v5) v119["price"] = v9;
-    v119["currency"] = v11;
-    v119["item"] = v110;
-    if ("supported_until" in v5) v119["supported_until"] = v112;
-    if (v116 !== undefined || "downloaded" in v5) v119["downloaded"] = v116;
-    v119["date"] = v118;
-    const v120 = c24(v119);
-    if (v120 === INVALID) { v3 = INVALID; break b0; }
-    const v121 = {};
-    if (v120 !== undefined || "purchase" in v2) v121["purchase"] = v120;
-    v4 = v121;
+    if (v106 === INVALID) { v3 = INVALID; break b0; }
+    const v108 = v5["date"];
+    if (typeof v108 !== "string") { v3 = INVALID; break b0; }
+    const v109 = {};
+    v109["purchase_code"] = v6;
+    v109["license_type"] = v7;
+    if (v9 !== undefined || "price" in v5) v109["price"] = v9;
+    v109["currency"] = v11;
+    v109["item"] = v100;
+    if ("supported_until" in v5) v109["supported_until"] = v102;
+    if (v106 !== undefined || "downloaded" in v5) v109["downloaded"] = v106;
+    v109["date"] = v108;
+    const v110 = c22(v109);
+    if (v110 === INVALID) { v3 = INVALID; break b0; }
+    const v111 = {};
+    if (v110 !== undefined || "purchase" in v2) v111["purchase"] = v110;
+    v4 = v111;
   }
   { v3 = v4; break b0; }
 }
@@ -2315,460 +1436,412 @@ if (v3 === INVALID) {
   if ("data" in input) return INVALID;
   v3 = undefined;
 }
-const v122 = input["item"];
-let v123; b33: {
-  let v124;
-  if (v122 !== undefined) {
-    if (typeof v122 !== "object" || v122 === null || Array.isArray(v122)) { v123 = INVALID; break b33; }
-    const v125 = v122["purchase_code"];
-    if (typeof v125 !== "string") { v123 = INVALID; break b33; }
-    const v126 = v122["license_type"];
-    if (typeof v126 !== "string") { v123 = INVALID; break b33; }
-    const v127 = v122["price"];
-    let v128;
+const v112 = input["item"];
+let v113; b31: {
+  let v114;
+  if (v112 !== undefined) {
+    if (typeof v112 !== "object" || v112 === null || Array.isArray(v112)) { v113 = INVALID; break b31; }
+    const v115 = v112["purchase_code"];
+    if (typeof v115 !== "string") { v113 = INVALID; break b31; }
+    const v116 = v112["license_type"];
+    if (typeof v116 !== "string") { v113 = INVALID; break b31; }
+    const v117 = v112["price"];
+    let v118;
+    b32: {
+      if (typeof v117 !== "number" || !Number.isFinite(v117)) { v118 = INVALID; break b32; }
+      { v118 = v117; break b32; }
+    }
+    if (v118 === INVALID) b33: {
+      if (typeof v117 !== "string") { v118 = INVALID; break b33; }
+      c2.lastIndex = 0;
+      if (!c2.test(v117)) { v118 = INVALID; break b33; }
+      const v119 = c23(v117);
+      if (v119 === INVALID) { v118 = INVALID; break b33; }
+      { v118 = v119; break b33; }
+    }
+    if (v118 === INVALID) { v113 = INVALID; break b31; }
+    const v120 = v112["currency"];
+    if (typeof v120 !== "string") { v113 = INVALID; break b31; }
+    const v121 = v112["item"];
+    if (typeof v121 !== "object" || v121 === null || Array.isArray(v121)) { v113 = INVALID; break b31; }
+    const v122 = v121["id"];
+    let v123;
     b34: {
-      if (typeof v127 !== "number" || !Number.isFinite(v127)) { v128 = INVALID; break b34; }
-      { v128 = v127; break b34; }
+      if (typeof v122 !== "number" || !Number.isFinite(v122)) { v123 = INVALID; break b34; }
+      if (!Number.isSafeInteger(v122)) { v123 = INVALID; break b34; }
+      { v123 = v122; break b34; }
     }
-    if (v128 === INVALID) b35: {
-      if (typeof v127 !== "string") { v128 = INVALID; break b35; }
-      c2.lastIndex = 0;
-      if (!c2.test(v127)) { v128 = INVALID; break b35; }
-      const v129 = c25(v127);
-      if (v129 === INVALID) { v128 = INVALID; break b35; }
-      { v128 = v129; break b35; }
-    }
-    if (v128 === INVALID) { v123 = INVALID; break b33; }
-    const v130 = v122["currency"];
-    if (typeof v130 !== "string") { v123 = INVALID; break b33; }
-    const v131 = v122["item"];
-    if (typeof v131 !== "object" || v131 === null || Array.isArray(v131)) { v123 = INVALID; break b33; }
-    const v132 = v131["id"];
-    let v133;
-    b36: {
-      if (typeof v132 !== "number" || !Number.isFinite(v132)) { v133 = INVALID; break b36; }
-      if (!Number.isSafeInteger(v132)) { v133 = INVALID; break b36; }
-      { v133 = v132; break b36; }
-    }
-    if (v133 === INVALID) b37: {
-      if (typeof v132 !== "string") { v133 = INVALID; break b37; }
+    if (v123 === INVALID) b35: {
+      if (typeof v122 !== "string") { v123 = INVALID; break b35; }
       c4.lastIndex = 0;
-      if (!c4.test(v132)) { v133 = INVALID; break b37; }
-      const v134 = c26(v132);
-      if (v134 === INVALID) { v133 = INVALID; break b37; }
-      { v133 = v134; break b37; }
+      if (!c4.test(v122)) { v123 = INVALID; break b35; }
+      const v124 = c24(v122);
+      if (v124 === INVALID) { v123 = INVALID; break b35; }
+      { v123 = v124; break b35; }
     }
-    if (v133 === INVALID) { v123 = INVALID; break b33; }
-    const v135 = v131["name"];
-    if (typeof v135 !== "string") { v123 = INVALID; break b33; }
-    const v136 = v131["description"];
-    if (typeof v136 !== "string") { v123 = INVALID; break b33; }
-    const v137 = v131["category"];
-    if (typeof v137 !== "string") { v123 = INVALID; break b33; }
-    const v138 = v131["sub_category"];
-    let v139; b38: {
-      let v140;
-      if (v138 !== undefined) {
-        let v141 = null;
-        if (v138 !== null) {
-          if (typeof v138 !== "string") { v139 = INVALID; break b38; }
-          v141 = v138;
+    if (v123 === INVALID) { v113 = INVALID; break b31; }
+    const v125 = v121["name"];
+    if (typeof v125 !== "string") { v113 = INVALID; break b31; }
+    const v126 = v121["description"];
+    if (typeof v126 !== "string") { v113 = INVALID; break b31; }
+    const v127 = v121["category"];
+    if (typeof v127 !== "string") { v113 = INVALID; break b31; }
+    const v128 = v121["sub_category"];
+    let v129; b36: {
+      let v130;
+      if (v128 !== undefined) {
+        let v131 = null;
+        if (v128 !== null) {
+          if (typeof v128 !== "string") { v129 = INVALID; break b36; }
+          v131 = v128;
         }
-        v140 = v141;
+        v130 = v131;
       }
-      const v142 = c27(v140);
-      if (v142 === INVALID) { v139 = INVALID; break b38; }
-      { v139 = v142; break b38; }
+      const v132 = c25(v130);
+      if (v132 === INVALID) { v129 = INVALID; break b36; }
+      { v129 = v132; break b36; }
     }
-    if (v139 === INVALID) { v123 = INVALID; break b33; }
-    const v143 = v131["options"];
-    let v144; b39: {
-      let v145;
-      if (v143 !== undefined) {
-        let v146 = null;
-        if (v143 !== null) {
-          let v147;
-          b40: {
-            if (!Array.isArray(v143)) { v147 = INVALID; break b40; }
-            const v148 = new Array(v143.length);
-            for (let v149 = 0; v149 < v143.length; v149++) {
-              const v150 = v143[v149];
-              if (typeof v150 !== "string") { v147 = INVALID; break b40; }
-              v148[v149] = v150;
+    if (v129 === INVALID) { v113 = INVALID; break b31; }
+    const v133 = v121["options"];
+    let v134; b37: {
+      let v135;
+      if (v133 !== undefined) {
+        let v136 = null;
+        if (v133 !== null) {
+          let v137;
+          b38: {
+            if (!Array.isArray(v133)) { v137 = INVALID; break b38; }
+            const v138 = new Array(v133.length);
+            for (let v139 = 0; v139 < v133.length; v139++) {
+              const v140 = v133[v139];
+              if (typeof v140 !== "string") { v137 = INVALID; break b38; }
+              v138[v139] = v140;
             }
-            { v147 = v148; break b40; }
+            { v137 = v138; break b38; }
           }
-          if (v147 === INVALID) b41: {
-            if (!c7(v143)) { v147 = INVALID; break b41; }
-            const v151 = {};
-            const v154 = Object.getOwnPropertySymbols(v143);
-            const v155 = Object.getOwnPropertyNames(v143);
-            for (let v156 = 0; v156 < v155.length; v156++) {
-              const v152 = v155[v156];
-              if (v152 === "__proto__" || !c8.call(v143, v152)) continue;
-              const v153 = v143[v152];
-              let v157;
-              b42: {
-                if (typeof v153 !== "string") { v157 = INVALID; break b42; }
-                { v157 = v153; break b42; }
+          if (v137 === INVALID) b39: {
+            if (!c7(v133)) { v137 = INVALID; break b39; }
+            const v141 = {};
+            const v144 = Object.getOwnPropertySymbols(v133);
+            const v145 = Object.getOwnPropertyNames(v133);
+            for (let v146 = 0; v146 < v145.length; v146++) {
+              const v142 = v145[v146];
+              if (v142 === "__proto__" || !c8.call(v133, v142)) continue;
+              const v143 = v133[v142];
+              let v147;
+              b40: {
+                if (typeof v143 !== "string") { v147 = INVALID; break b40; }
+                { v147 = v143; break b40; }
               }
-              if (v157 === INVALID) b43: {
-                if (!Array.isArray(v153)) { v157 = INVALID; break b43; }
-                const v158 = new Array(v153.length);
-                for (let v159 = 0; v159 < v153.length; v159++) {
-                  const v160 = v153[v159];
-                  if (typeof v160 !== "string") { v157 = INVALID; break b43; }
-                  v158[v159] = v160;
+              if (v147 === INVALID) b41: {
+                if (!Array.isArray(v143)) { v147 = INVALID; break b41; }
+                const v148 = new Array(v143.length);
+                for (let v149 = 0; v149 < v143.length; v149++) {
+                  const v150 = v143[v149];
+                  if (typeof v150 !== "string") { v147 = INVALID; break b41; }
+                  v148[v149] = v150;
                 }
-                { v157 = v158; break b43; }
+                { v147 = v148; break b41; }
               }
-              if (v157 === INVALID) { v147 = INVALID; break b41; }
-              v151[v152] = v157;
+              if (v147 === INVALID) { v137 = INVALID; break b39; }
+              v141[v142] = v147;
             }
-            for (let v156 = 0; v156 < v154.length; v156++) {
-              const v152 = v154[v156];
-              if (!c8.call(v143, v152)) continue;
-              { v147 = INVALID; break b41; }
+            for (let v146 = 0; v146 < v144.length; v146++) {
+              const v142 = v144[v146];
+              if (!c8.call(v133, v142)) continue;
+              { v137 = INVALID; break b39; }
             }
-            { v147 = v151; break b41; }
+            { v137 = v141; break b39; }
           }
-          if (v147 === INVALID) { v144 = INVALID; break b39; }
-          v146 = v147;
+          if (v137 === INVALID) { v134 = INVALID; break b37; }
+          v136 = v137;
         }
-        v145 = v146;
+        v135 = v136;
       }
-      const v161 = c28(v145);
-      if (v161 === INVALID) { v144 = INVALID; break b39; }
-      { v144 = v161; break b39; }
+      const v151 = c26(v135);
+      if (v151 === INVALID) { v134 = INVALID; break b37; }
+      { v134 = v151; break b37; }
     }
-    if (v144 === INVALID) { v123 = INVALID; break b33; }
-    const v162 = v131["version"];
-    let v163; b44: {
-      let v164;
-      if (v162 !== undefined) {
-        let v165 = null;
-        if (v162 !== null) {
-          let v166;
-          b45: {
-            if (typeof v162 !== "string") { v166 = INVALID; break b45; }
-            { v166 = v162; break b45; }
+    if (v134 === INVALID) { v113 = INVALID; break b31; }
+    const v152 = v121["version"];
+    let v153; b42: {
+      let v154;
+      if (v152 !== undefined) {
+        let v155 = null;
+        if (v152 !== null) {
+          let v156;
+          b43: {
+            if (typeof v152 !== "string") { v156 = INVALID; break b43; }
+            { v156 = v152; break b43; }
           }
-          if (v166 === INVALID) b46: {
-            if (typeof v162 !== "number" || !Number.isFinite(v162)) { v166 = INVALID; break b46; }
-            const v167 = c29(v162);
-            if (v167 === INVALID) { v166 = INVALID; break b46; }
-            { v166 = v167; break b46; }
+          if (v156 === INVALID) b44: {
+            if (typeof v152 !== "number" || !Number.isFinite(v152)) { v156 = INVALID; break b44; }
+            const v157 = c27(v152);
+            if (v157 === INVALID) { v156 = INVALID; break b44; }
+            { v156 = v157; break b44; }
           }
-          if (v166 === INVALID) { v163 = INVALID; break b44; }
-          v165 = v166;
+          if (v156 === INVALID) { v153 = INVALID; break b42; }
+          v155 = v156;
         }
-        v164 = v165;
+        v154 = v155;
       }
-      const v168 = c30(v164);
-      if (v168 === INVALID) { v163 = INVALID; break b44; }
-      { v163 = v168; break b44; }
+      const v158 = c28(v154);
+      if (v158 === INVALID) { v153 = INVALID; break b42; }
+      { v153 = v158; break b42; }
     }
-    if (v163 === INVALID) { v123 = INVALID; break b33; }
-    const v169 = v131["demo_link"];
-    let v170; b47: {
-      let v171;
-      if (v169 !== undefined) {
-        let v172 = null;
-        if (v169 !== null) {
-          if (typeof v169 !== "string") { v170 = INVALID; break b47; }
-          v172 = v169;
+    if (v153 === INVALID) { v113 = INVALID; break b31; }
+    const v159 = v121["demo_link"];
+    let v160; b45: {
+      let v161;
+      if (v159 !== undefined) {
+        let v162 = null;
+        if (v159 !== null) {
+          if (typeof v159 !== "string") { v160 = INVALID; break b45; }
+          v162 = v159;
         }
-        v171 = v172;
+        v161 = v162;
       }
-      const v173 = c31(v171);
-      if (v173 === INVALID) { v170 = INVALID; break b47; }
-      { v170 = v173; break b47; }
+      const v163 = c29(v161);
+      if (v163 === INVALID) { v160 = INVALID; break b45; }
+      { v160 = v163; break b45; }
     }
-    if (v170 === INVALID) { v123 = INVALID; break b33; }
-    const v174 = v131["tags"];
-    let v175; b48: {
-      let v176;
-      if (v174 !== undefined) {
-        let v177 = null;
-        if (v174 !== null) {
-          let v178;
-          b49: {
-            if (!Array.isArray(v174)) { v178 = INVALID; break b49; }
-            const v179 = new Array(v174.length);
-            for (let v180 = 0; v180 < v174.length; v180++) {
-              const v181 = v174[v180];
-              let v182;
-              b50: {
-                if (typeof v181 !== "string") { v182 = INVALID; break b50; }
-                { v182 = v181; break b50; }
+    if (v160 === INVALID) { v113 = INVALID; break b31; }
+    const v164 = v121["tags"];
+    let v165; b46: {
+      let v166;
+      if (v164 !== undefined) {
+        let v167 = null;
+        if (v164 !== null) {
+          let v168;
+          b47: {
+            if (!Array.isArray(v164)) { v168 = INVALID; break b47; }
+            const v169 = new Array(v164.length);
+            for (let v170 = 0; v170 < v164.length; v170++) {
+              const v171 = v164[v170];
+              let v172;
+              b48: {
+                if (typeof v171 !== "string") { v172 = INVALID; break b48; }
+                { v172 = v171; break b48; }
               }
-              if (v182 === INVALID) b51: {
-                if (typeof v181 !== "number" || !Number.isFinite(v181)) { v182 = INVALID; break b51; }
-                { v182 = v181; break b51; }
+              if (v172 === INVALID) b49: {
+                if (typeof v171 !== "number" || !Number.isFinite(v171)) { v172 = INVALID; break b49; }
+                { v172 = v171; break b49; }
               }
-              if (v182 === INVALID) { v178 = INVALID; break b49; }
-              v179[v180] = v182;
+              if (v172 === INVALID) { v168 = INVALID; break b47; }
+              v169[v170] = v172;
             }
-            { v178 = v179; break b49; }
+            { v168 = v169; break b47; }
           }
-          if (v178 === INVALID) b52: {
-            if (typeof v174 !== "string") { v178 = INVALID; break b52; }
-            { v178 = v174; break b52; }
+          if (v168 === INVALID) b50: {
+            if (typeof v164 !== "string") { v168 = INVALID; break b50; }
+            { v168 = v164; break b50; }
           }
-          if (v178 === INVALID) { v175 = INVALID; break b48; }
-          v177 = v178;
+          if (v168 === INVALID) { v165 = INVALID; break b46; }
+          v167 = v168;
         }
-        v176 = v177;
+        v166 = v167;
       }
-      const v183 = c32(v176);
-      if (v183 === INVALID) { v175 = INVALID; break b48; }
-      { v175 = v183; break b48; }
+      const v173 = c30(v166);
+      if (v173 === INVALID) { v165 = INVALID; break b46; }
+      { v165 = v173; break b46; }
     }
-    if (v175 === INVALID) { v123 = INVALID; break b33; }
-    const v184 = v131["media"];
-    if (typeof v184 !== "object" || v184 === null || Array.isArray(v184)) { v123 = INVALID; break b33; }
-    const v185 = v184["thumbnail"];
-    if (typeof v185 !== "string") { v123 = INVALID; break b33; }
-    const v186 = v184["preview_image"];
-    let v187; b53: {
-      let v188;
-      if (v186 !== undefined) {
-        let v189 = null;
-        if (v186 !== null) {
-          if (typeof v186 !== "string") { v187 = INVALID; break b53; }
-          v189 = v186;
+    if (v165 === INVALID) { v113 = INVALID; break b31; }
+    const v174 = v121["media"];
+    if (typeof v174 !== "object" || v174 === null || Array.isArray(v174)) { v113 = INVALID; break b31; }
+    const v175 = v174["thumbnail"];
+    if (typeof v175 !== "string") { v113 = INVALID; break b31; }
+    const v176 = v174["preview_image"];
+    let v177; b51: {
+      let v178;
+      if (v176 !== undefined) {
+        let v179 = null;
+        if (v176 !== null) {
+          if (typeof v176 !== "string") { v177 = INVALID; break b51; }
+          v179 = v176;
         }
-        v188 = v189;
+        v178 = v179;
       }
-      { v187 = v188; break b53; }
+      { v177 = v178; break b51; }
     }
-    if (v187 === INVALID) {
-      if ("preview_image" in v184) { v123 = INVALID; break b33; }
-      v187 = undefined;
+    if (v177 === INVALID) {
+      if ("preview_image" in v174) { v113 = INVALID; break b31; }
+      v177 = undefined;
     }
-    const v190 = v184["preview_video"];
-    let v191; b54: {
-      let v192;
-      if (v190 !== undefined) {
-        let v193 = null;
-        if (v190 !== null) {
-          if (typeof v190 !== "string") { v191 = INVALID; break b54; }
-          v193 = v190;
+    const v180 = v174["preview_video"];
+    let v181; b52: {
+      let v182;
+      if (v180 !== undefined) {
+        let v183 = null;
+        if (v180 !== null) {
+          if (typeof v180 !== "string") { v181 = INVALID; break b52; }
+          v183 = v180;
         }
-        v192 = v193;
+        v182 = v183;
       }
-      { v191 = v192; break b54; }
+      { v181 = v182; break b52; }
     }
-    if (v191 === INVALID) {
-      if ("preview_video" in v184) { v123 = INVALID; break b33; }
-      v191 = undefined;
+    if (v181 === INVALID) {
+      if ("preview_video" in v174) { v113 = INVALID; break b31; }
+      v181 = undefined;
     }
-    const v194 = v184["preview_audio"];
-    let v195; b55: {
-      let v196;
-      if (v194 !== undefined) {
-        let v197 = null;
-        if (v194 !== null) {
-          if (typeof v194 !== "string") { v195 = INVALID; break b55; }
-          v197 = v194;
+    const v184 = v174["preview_audio"];
+    let v185; b53: {
+      let v186;
+      if (v184 !== undefined) {
+        let v187 = null;
+        if (v184 !== null) {
+          if (typeof v184 !== "string") { v185 = INVALID; break b53; }
+          v187 = v184;
         }
-        v196 = v197;
+        v186 = v187;
       }
-      { v195 = v196; break b55; }
+      { v185 = v186; break b53; }
     }
-    if (v195 === INVALID) {
-      if ("preview_audio" in v184) { v123 = INVALID; break b33; }
-      v195 = undefined;
+    if (v185 === INVALID) {
+      if ("preview_audio" in v174) { v113 = INVALID; break b31; }
+      v185 = undefined;
     }
-    const v198 = v184["screenshots"];
-    let v199; b56: {
-      let v200;
-      if (v198 !== undefined) {
-        let v201 = null;
-        if (v198 !== null) {
-          let v202;
-          b57: {
-            if (!Array.isArray(v198)) { v202 = INVALID; break b57; }
-            const v203 = new Array(v198.length);
-            for (let v204 = 0; v204 < v198.length; v204++) {
-              const v205 = v198[v204];
-              if (typeof v205 !== "string") { v202 = INVALID; break b57; }
-              v203[v204] = v205;
-            }
-            { v202 = v203; break b57; }
+    const v188 = v174["screenshots"];
+    let v189; b54: {
+      let v190;
+      if (v188 !== undefined) {
+        let v191 = null;
+        if (v188 !== null) {
+          const v192 = c31(v188);
+          if (v192 === INVALID) { v189 = INVALID; break b54; }
+          if (!Array.isArray(v192)) { v189 = INVALID; break b54; }
+          const v193 = new Array(v192.length);
+          for (let v194 = 0; v194 < v192.length; v194++) {
+            const v195 = v192[v194];
+            if (typeof v195 !== "string") { v189 = INVALID; break b54; }
+            v193[v194] = v195;
           }
-          if (v202 === INVALID) b58: {
-            if (!c7(v198)) { v202 = INVALID; break b58; }
-            const v206 = {};
-            const v210 = Object.getOwnPropertySymbols(v198);
-            const v211 = Object.getOwnPropertyNames(v198);
-            for (let v212 = 0; v212 < v211.length; v212++) {
-              const v207 = v211[v212];
-              if (v207 === "__proto__" || !c8.call(v198, v207)) continue;
-              let v209 = c33(v207);
-              if (v209 === INVALID && typeof v207 === "string" && c15.test(v207)) v209 = c33(Number(v207));
-              if (v209 === INVALID) { v202 = INVALID; break b58; }
-              if (v209 === "__proto__") continue;
-              const v213 = v198[v207];
-              if (typeof v213 !== "string") { v202 = INVALID; break b58; }
-              v206[v209] = v213;
-            }
-            for (let v212 = 0; v212 < v210.length; v212++) {
-              const v207 = v210[v212];
-              if (!c8.call(v198, v207)) continue;
-              let v209 = c33(v207);
-              if (v209 === INVALID && typeof v207 === "string" && c15.test(v207)) v209 = c33(Number(v207));
-              if (v209 === INVALID) { v202 = INVALID; break b58; }
-              if (v209 === "__proto__") continue;
-              const v214 = v198[v207];
-              if (typeof v214 !== "string") { v202 = INVALID; break b58; }
-              v206[v209] = v214;
-            }
-            { v202 = v206; break b58; }
-          }
-          if (v202 === INVALID) { v199 = INVALID; break b56; }
-          const v215 = c34(v202);
-          if (v215 === INVALID) { v199 = INVALID; break b56; }
-          v201 = v215;
+          v191 = v193;
         }
-        v200 = v201;
+        v190 = v191;
       }
-      const v216 = c35(v200);
-      if (v216 === INVALID) { v199 = INVALID; break b56; }
-      { v199 = v216; break b56; }
+      const v196 = c32(v190);
+      if (v196 === INVALID) { v189 = INVALID; break b54; }
+      { v189 = v196; break b54; }
     }
-    if (v199 === INVALID) { v123 = INVALID; break b33; }
-    const v217 = {};
-    v217["thumbnail"] = v185;
-    if ("preview_image" in v184) v217["preview_image"] = v187;
-    if ("preview_video" in v184) v217["preview_video"] = v191;
-    if ("preview_audio" in v184) v217["preview_audio"] = v195;
-    if (v199 !== undefined || "screenshots" in v184) v217["screenshots"] = v199;
-    const v218 = c36(v217);
-    if (v218 === INVALID) { v123 = INVALID; break b33; }
-    const v219 = v131["price"];
-    if (typeof v219 !== "object" || v219 === null || Array.isArray(v219)) { v123 = INVALID; break b33; }
-    const v220 = v219["regular"];
-    let v221;
-    b59: {
-      if (typeof v220 !== "number" || !Number.isFinite(v220)) { v221 = INVALID; break b59; }
-      { v221 = v220; break b59; }
+    if (v189 === INVALID) { v113 = INVALID; break b31; }
+    const v197 = {};
+    v197["thumbnail"] = v175;
+    if ("preview_image" in v174) v197["preview_image"] = v177;
+    if ("preview_video" in v174) v197["preview_video"] = v181;
+    if ("preview_audio" in v174) v197["preview_audio"] = v185;
+    if (v189 !== undefined || "screenshots" in v174) v197["screenshots"] = v189;
+    const v198 = c33(v197);
+    if (v198 === INVALID) { v113 = INVALID; break b31; }
+    const v199 = v121["price"];
+    if (typeof v199 !== "object" || v199 === null || Array.isArray(v199)) { v113 = INVALID; break b31; }
+    const v200 = v199["regular"];
+    let v201;
+    b55: {
+      if (typeof v200 !== "number" || !Number.isFinite(v200)) { v201 = INVALID; break b55; }
+      { v201 = v200; break b55; }
     }
-    if (v221 === INVALID) b60: {
-      if (typeof v220 !== "string") { v221 = INVALID; break b60; }
+    if (v201 === INVALID) b56: {
+      if (typeof v200 !== "string") { v201 = INVALID; break b56; }
       c2.lastIndex = 0;
-      if (!c2.test(v220)) { v221 = INVALID; break b60; }
-      const v222 = c37(v220);
-      if (v222 === INVALID) { v221 = INVALID; break b60; }
-      { v221 = v222; break b60; }
+      if (!c2.test(v200)) { v201 = INVALID; break b56; }
+      const v202 = c34(v200);
+      if (v202 === INVALID) { v201 = INVALID; break b56; }
+      { v201 = v202; break b56; }
     }
-    if (v221 === INVALID) { v123 = INVALID; break b33; }
-    const v223 = v219["extended"];
-    let v224;
-    b61: {
-      if (typeof v223 !== "number" || !Number.isFinite(v223)) { v224 = INVALID; break b61; }
-      { v224 = v223; break b61; }
+    if (v201 === INVALID) { v113 = INVALID; break b31; }
+    const v203 = v199["extended"];
+    let v204;
+    b57: {
+      if (typeof v203 !== "number" || !Number.isFinite(v203)) { v204 = INVALID; break b57; }
+      { v204 = v203; break b57; }
     }
-    if (v224 === INVALID) b62: {
-      if (typeof v223 !== "string") { v224 = INVALID; break b62; }
+    if (v204 === INVALID) b58: {
+      if (typeof v203 !== "string") { v204 = INVALID; break b58; }
       c2.lastIndex = 0;
-      if (!c2.test(v223)) { v224 = INVALID; break b62; }
-      const v225 = c38(v223);
-      if (v225 === INVALID) { v224 = INVALID; break b62; }
-      { v224 = v225; break b62; }
+      if (!c2.test(v203)) { v204 = INVALID; break b58; }
+      const v205 = c35(v203);
+      if (v205 === INVALID) { v204 = INVALID; break b58; }
+      { v204 = v205; break b58; }
     }
-    if (v224 === INVALID) { v123 = INVALID; break b33; }
-    const v226 = {};
-    if (v221 !== undefined || "regular" in v219) v226["regular"] = v221;
-    if (v224 !== undefined || "extended" in v219) v226["extended"] = v224;
-    const v227 = v131["currency"];
-    if (typeof v227 !== "string") { v123 = INVALID; break b33; }
-    const v228 = v131["published_at"];
-    if (typeof v228 !== "string") { v123 = INVALID; break b33; }
-    const v229 = {};
-    if (v133 !== undefined || "id" in v131) v229["id"] = v133;
-    v229["name"] = v135;
-    v229["description"] = v136;
-    v229["category"] = v137;
-    if (v139 !== undefined || "sub_category" in v131) v229["sub_category"] = v139;
-    if (v144 !== undefined || "options" in v131) v229["options"] = v144;
-    if (v163 !== undefined || "version" in v131) v229["version"] = v163;
-    if (v170 !== undefined || "demo_link" in v131) v229["demo_link"] = v170;
-    if (v175 !== undefined || "tags" in v131) v229["tags"] = v175;
-    if (v218 !== undefined || "media" in v131) v229["media"] = v218;
-    v229["price"] = v226;
-    v229["currency"] = v227;
-    v229["published_at"] = v228;
-    const v230 = v122["supported_until"];
-    let v231; b63: {
-      const v232 = c39(v230);
-      if (v232 === INVALID) { v231 = INVALID; break b63; }
-      let v233;
-      if (v232 !== undefined) {
-        if (typeof v232 !== "string") { v231 = INVALID; break b63; }
-        v233 = v232;
+    if (v204 === INVALID) { v113 = INVALID; break b31; }
+    const v206 = {};
+    if (v201 !== undefined || "regular" in v199) v206["regular"] = v201;
+    if (v204 !== undefined || "extended" in v199) v206["extended"] = v204;
+    const v207 = v121["currency"];
+    if (typeof v207 !== "string") { v113 = INVALID; break b31; }
+    const v208 = v121["published_at"];
+    if (typeof v208 !== "string") { v113 = INVALID; break b31; }
+    const v209 = {};
+    if (v123 !== undefined || "id" in v121) v209["id"] = v123;
+    v209["name"] = v125;
+    v209["description"] = v126;
+    v209["category"] = v127;
+    if (v129 !== undefined || "sub_category" in v121) v209["sub_category"] = v129;
+    if (v134 !== undefined || "options" in v121) v209["options"] = v134;
+    if (v153 !== undefined || "version" in v121) v209["version"] = v153;
+    if (v160 !== undefined || "demo_link" in v121) v209["demo_link"] = v160;
+    if (v165 !== undefined || "tags" in v121) v209["tags"] = v165;
+    if (v198 !== undefined || "media" in v121) v209["media"] = v198;
+    v209["price"] = v206;
+    v209["currency"] = v207;
+    v209["published_at"] = v208;
+    const v210 = v112["supported_until"];
+    let v211; b59: {
+      const v212 = c36(v210);
+      if (v212 === INVALID) { v211 = INVALID; break b59; }
+      let v213;
+      if (v212 !== undefined) {
+        if (typeof v212 !== "string") { v211 = INVALID; break b59; }
+        v213 = v212;
       }
-      { v231 = v233; break b63; }
+      { v211 = v213; break b59; }
     }
-    if (v231 === INVALID) {
-      if ("supported_until" in v122) { v123 = INVALID; break b33; }
-      v231 = undefined;
+    if (v211 === INVALID) {
+      if ("supported_until" in v112) { v113 = INVALID; break b31; }
+      v211 = undefined;
     }
-    const v234 = v122["downloaded"];
-    let v235;
-    b64: {
-      if (typeof v234 !== "boolean") { v235 = INVALID; break b64; }
-      { v235 = v234; break b64; }
+    const v214 = v112["downloaded"];
+    let v215;
+    b60: {
+      if (typeof v214 !== "boolean") { v215 = INVALID; break b60; }
+      { v215 = v214; break b60; }
     }
-    if (v235 === INVALID) b65: {
-      if (!c40.has(v234)) { v235 = INVALID; break b65; }
-      const v236 = c41(v234);
-      if (v236 === INVALID) { v235 = INVALID; break b65; }
-      { v235 = v236; break b65; }
+    if (v215 === INVALID) b61: {
+      if (!c37.has(v214)) { v215 = INVALID; break b61; }
+      const v216 = c38(v214);
+      if (v216 === INVALID) { v215 = INVALID; break b61; }
+      { v215 = v216; break b61; }
     }
-    if (v235 === INVALID) { v123 = INVALID; break b33; }
-    const v237 = v122["date"];
-    if (typeof v237 !== "string") { v123 = INVALID; break b33; }
-    const v238 = {};
-    v238["purchase_code"] = v125;
-    v238["license_type"] = v126;
-    if (v128 !== undefined || "price" in v122) v238["price"] = v128;
-    v238["currency"] = v130;
-    v238["item"] = v229;
-    if ("supported_until" in v122) v238["supported_until"] = v231;
-    if (v235 !== undefined || "downloaded" in v122) v238["downloaded"] = v235;
-    v238["date"] = v237;
-    const v239 = c42(v238);
-    if (v239 === INVALID) { v123 = INVALID; break b33; }
-    v124 = v239;
+    if (v215 === INVALID) { v113 = INVALID; break b31; }
+    const v217 = v112["date"];
+    if (typeof v217 !== "string") { v113 = INVALID; break b31; }
+    const v218 = {};
+    v218["purchase_code"] = v115;
+    v218["license_type"] = v116;
+    if (v118 !== undefined || "price" in v112) v218["price"] = v118;
+    v218["currency"] = v120;
+    v218["item"] = v209;
+    if ("supported_until" in v112) v218["supported_until"] = v211;
+    if (v215 !== undefined || "downloaded" in v112) v218["downloaded"] = v215;
+    v218["date"] = v217;
+    const v219 = c39(v218);
+    if (v219 === INVALID) { v113 = INVALID; break b31; }
+    v114 = v219;
   }
-  { v123 = v124; break b33; }
+  { v113 = v114; break b31; }
 }
-if (v123 === INVALID) {
+if (v113 === INVALID) {
   if ("item" in input) return INVALID;
-  v123 = undefined;
+  v113 = undefined;
 }
-const v240 = {};
-if (v0 !== undefined || "status" in input) v240["status"] = v0;
-if ("data" in input) v240["data"] = v3;
-if ("item" in input) v240["item"] = v123;
-const v241 = c43(v240);
-if (v241 === INVALID) return INVALID;
-return v241;
+const v220 = {};
+if (v0 !== undefined || "status" in input) v220["status"] = v0;
+if ("data" in input) v220["data"] = v3;
+if ("item" in input) v220["item"] = v113;
+const v221 = c40(v220);
+if (v221 === INVALID) return INVALID;
+return v221;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), /^-?\d+(?:\.\d+)?$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.tags.out.transform')), (function (INVALID, c0) {
-return (input) => {
-if (typeof input !== "string") return INVALID;
-c0.lastIndex = 0;
-if (!c0.test(input)) return INVALID;
-return input;
-}
-})(INVALID, /^\d+$/), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.in.innerType.innerType.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.options.0.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'out.transform'))))],
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'out.transform'))))],
 ]);

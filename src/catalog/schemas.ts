@@ -19,24 +19,36 @@ const nullableString = z.pipe(
   z.transform((value: string | null | undefined) => value ?? null),
 );
 
-/** A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`. */
+/**
+ * A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`.
+ * The object is read as the array of its values in index order before the entries are checked, so both forms go
+ * through zod's array path: a record copied key by key was half of a 59-item parse (each item's screenshots).
+ */
 function indexedList<T extends z.ZodMiniType>(entry: T) {
-  return z.pipe(
-    z.union([z.array(entry), z.record(z.string().check(z.regex(/^\d+$/)), entry)]),
-    z.transform((value: z.output<T>[] | Record<string, z.output<T>>): z.output<T>[] => {
-      if (Array.isArray(value)) return value;
-      const keys = Object.keys(value);
-      // JSON's index keys come in ascending order as a rule: sorted only when they do not ("01", past 2^32 - 2).
-      for (let i = 1; i < keys.length; i += 1) {
-        if (Number(keys[i - 1]) >= Number(keys[i])) {
-          keys.sort((a, b) => Number(a) - Number(b));
-          break;
-        }
-      }
-      return keys.map((index) => value[index] as z.output<T>);
-    }),
-  );
+  return z.pipe(z.transform(listed), z.array(entry));
 }
+
+/**
+ * An index-keyed object's values in index order; anything else (an array, a non-list) as it is, for the array
+ * check to take or refuse. An object that is not plain, or has a key that is not an index, is not a list.
+ */
+function listed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i += 1) {
+    if (!INDEX.test(keys[i] as string)) return value;
+    // JSON's index keys come in ascending order as a rule: sorted only when they do not ("01", past 2^32 - 2).
+    if (i > 0 && Number(keys[i - 1]) >= Number(keys[i])) sorted = false;
+  }
+  if (!sorted) keys.sort((a, b) => Number(a) - Number(b));
+  const list = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i += 1) list[i] = (value as Record<string, unknown>)[keys[i] as string];
+  return list;
+}
+const INDEX = /^\d+$/;
 
 /** `tags`: an array, or the real server's comma-separated string; trimmed, empty ones dropped. */
 const Tags = z.pipe(

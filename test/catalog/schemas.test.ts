@@ -118,6 +118,21 @@ describe('ItemSchema', () => {
         ItemSchema.safeParse({ ...anItem(), media: media({ screenshots: { a: 'x' } as never }) }).success,
       ).toBe(false);
     });
+
+    it('rejects an object that is not plain, even with index keys', () => {
+      const instance = new (class {
+        0 = 'a';
+      })();
+      const parsed = ItemSchema.safeParse({ ...anItem(), media: media({ screenshots: instance as never }) });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['media', 'screenshots']);
+    });
+
+    it("names a bad entry of an index-keyed object by its place in the list, as in an array", () => {
+      const screenshots = { '0': 'a', '5': 7 } as never;
+      const parsed = ItemSchema.safeParse({ ...anItem(), media: media({ screenshots }) });
+      expect(parsed.error?.issues.map((issue) => issue.path)).toEqual([['media', 'screenshots', 1]]);
+    });
   });
 
   describe('media variants', () => {
