@@ -128,7 +128,7 @@ describe('ItemSchema', () => {
       expect(parsed.error?.issues[0]?.path).toEqual(['media', 'screenshots']);
     });
 
-    it("names a bad entry of an index-keyed object by its place in the list, as in an array", () => {
+    it('names a bad entry of an index-keyed object by its place in the list, as in an array', () => {
       const screenshots = { '0': 'a', '5': 7 } as never;
       const parsed = ItemSchema.safeParse({ ...anItem(), media: media({ screenshots }) });
       expect(parsed.error?.issues.map((issue) => issue.path)).toEqual([['media', 'screenshots', 1]]);

@@ -146,7 +146,7 @@ export const leakScenarios: Scenario[] = [
     },
   },
   {
-    name: 'zod issue paths and messages keyed by the key (an item\'s options, social_links) are scrubbed',
+    name: "zod issue paths and messages keyed by the key (an item's options, social_links) are scrubbed",
     within: 1_500,
     async run(rig, via) {
       rig.use(
