@@ -34,6 +34,9 @@ const transformed = (transformFn) =>
         return fakePayload.issues.length === 0 ? result : INVALID;
       };
 
+/** A default's value, read when it is needed (zod's `defaultGetter`). */
+const defaulted = (schema) => () => schema._zod.def.defaultValue;
+
 /** A node of a schema: `path` steps through each schema's definition; `@check` is a check's own function. */
 const at = (node, path) => {
   for (const key of path.split('.')) node = key === '@check' ? node._zod.check : node._zod ? node._zod.def[key] : node[key];
@@ -42,7 +45,7 @@ const at = (node, path) => {
 
 /** Each response schema by its name, with its generated parser installed. */
 export const parsers = new Map([
-  ['AccountEnvelopeSchema', withParser(AccountEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21) {
+  ['AccountEnvelopeSchema', withParser(AccountEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -60,280 +63,274 @@ let v4; b0: {
   const v6 = v5["firstname"];
   let v7; b1: {
     let v8;
-    if (v6 !== undefined) {
+    if (v6 === undefined) {
+      v8 = c4(c3());
+    } else {
       let v9 = null;
       if (v6 !== null) {
         if (typeof v6 !== "string") { v7 = INVALID; break b1; }
         v9 = v6;
       }
-      v8 = v9;
+      v8 = v9 === undefined ? c4(c3()) : v9;
     }
-    const v10 = c3(v8);
-    if (v10 === INVALID) { v7 = INVALID; break b1; }
-    { v7 = v10; break b1; }
+    { v7 = v8; break b1; }
   }
   if (v7 === INVALID) { v4 = INVALID; break b0; }
-  const v11 = v5["lastname"];
-  let v12; b2: {
-    let v13;
-    if (v11 !== undefined) {
-      let v14 = null;
-      if (v11 !== null) {
-        if (typeof v11 !== "string") { v12 = INVALID; break b2; }
-        v14 = v11;
+  const v10 = v5["lastname"];
+  let v11; b2: {
+    let v12;
+    if (v10 === undefined) {
+      v12 = c4(c5());
+    } else {
+      let v13 = null;
+      if (v10 !== null) {
+        if (typeof v10 !== "string") { v11 = INVALID; break b2; }
+        v13 = v10;
       }
-      v13 = v14;
+      v12 = v13 === undefined ? c4(c5()) : v13;
     }
-    const v15 = c4(v13);
-    if (v15 === INVALID) { v12 = INVALID; break b2; }
-    { v12 = v15; break b2; }
+    { v11 = v12; break b2; }
   }
-  if (v12 === INVALID) { v4 = INVALID; break b0; }
-  const v16 = v5["full_name"];
-  let v17; b3: {
-    let v18;
-    if (v16 !== undefined) {
-      let v19 = null;
-      if (v16 !== null) {
-        if (typeof v16 !== "string") { v17 = INVALID; break b3; }
-        v19 = v16;
+  if (v11 === INVALID) { v4 = INVALID; break b0; }
+  const v14 = v5["full_name"];
+  let v15; b3: {
+    let v16;
+    if (v14 === undefined) {
+      v16 = c4(c6());
+    } else {
+      let v17 = null;
+      if (v14 !== null) {
+        if (typeof v14 !== "string") { v15 = INVALID; break b3; }
+        v17 = v14;
       }
-      v18 = v19;
+      v16 = v17 === undefined ? c4(c6()) : v17;
     }
-    const v20 = c5(v18);
-    if (v20 === INVALID) { v17 = INVALID; break b3; }
-    { v17 = v20; break b3; }
+    { v15 = v16; break b3; }
   }
-  if (v17 === INVALID) { v4 = INVALID; break b0; }
-  const v21 = {};
-  if (v7 !== undefined || "firstname" in v5) v21["firstname"] = v7;
-  if (v12 !== undefined || "lastname" in v5) v21["lastname"] = v12;
-  if (v17 !== undefined || "full_name" in v5) v21["full_name"] = v17;
-  { v4 = v21; break b0; }
+  if (v15 === INVALID) { v4 = INVALID; break b0; }
+  const v18 = { "firstname": v7, "lastname": v11, "full_name": v15 };
+  { v4 = v18; break b0; }
 }
 if (v4 === INVALID) return INVALID;
-const v22 = v2["username"];
-if (typeof v22 !== "string") return INVALID;
-const v23 = v2["email"];
-if (typeof v23 !== "string") return INVALID;
-const v24 = v2["balance"];
-let v25;
+const v19 = v2["username"];
+if (typeof v19 !== "string") return INVALID;
+const v20 = v2["email"];
+if (typeof v20 !== "string") return INVALID;
+const v21 = v2["balance"];
+let v22;
 b4: {
-  if (typeof v24 !== "number" || !Number.isFinite(v24)) { v25 = INVALID; break b4; }
-  { v25 = v24; break b4; }
+  if (typeof v21 !== "number" || !Number.isFinite(v21)) { v22 = INVALID; break b4; }
+  { v22 = v21; break b4; }
 }
-if (v25 === INVALID) b5: {
-  if (typeof v24 !== "string") { v25 = INVALID; break b5; }
-  c6.lastIndex = 0;
-  if (!c6.test(v24)) { v25 = INVALID; break b5; }
-  const v26 = c7(v24);
-  if (v26 === INVALID) { v25 = INVALID; break b5; }
-  { v25 = v26; break b5; }
+if (v22 === INVALID) b5: {
+  if (typeof v21 !== "string") { v22 = INVALID; break b5; }
+  c7.lastIndex = 0;
+  if (!c7.test(v21)) { v22 = INVALID; break b5; }
+  const v23 = c8(v21);
+  if (v23 === INVALID) { v22 = INVALID; break b5; }
+  { v22 = v23; break b5; }
 }
-if (v25 === INVALID) return INVALID;
-const v27 = v2["currency"];
-if (typeof v27 !== "string") return INVALID;
-const v28 = v2["profile"];
-let v29; b6: {
-  const v30 = c8(v28);
-  if (v30 === INVALID) { v29 = INVALID; break b6; }
-  if (typeof v30 !== "object" || v30 === null || Array.isArray(v30)) { v29 = INVALID; break b6; }
-  const v31 = v30["heading"];
-  let v32; b7: {
-    let v33;
-    if (v31 !== undefined) {
-      let v34 = null;
-      if (v31 !== null) {
-        if (typeof v31 !== "string") { v32 = INVALID; break b7; }
-        v34 = v31;
+if (v22 === INVALID) return INVALID;
+const v24 = v2["currency"];
+if (typeof v24 !== "string") return INVALID;
+const v25 = v2["profile"];
+let v26; b6: {
+  const v27 = c9(v25);
+  if (v27 === INVALID) { v26 = INVALID; break b6; }
+  if (typeof v27 !== "object" || v27 === null || Array.isArray(v27)) { v26 = INVALID; break b6; }
+  const v28 = v27["heading"];
+  let v29; b7: {
+    let v30;
+    if (v28 === undefined) {
+      v30 = c4(c10());
+    } else {
+      let v31 = null;
+      if (v28 !== null) {
+        if (typeof v28 !== "string") { v29 = INVALID; break b7; }
+        v31 = v28;
       }
-      v33 = v34;
+      v30 = v31 === undefined ? c4(c10()) : v31;
     }
-    const v35 = c9(v33);
-    if (v35 === INVALID) { v32 = INVALID; break b7; }
-    { v32 = v35; break b7; }
+    { v29 = v30; break b7; }
   }
-  if (v32 === INVALID) { v29 = INVALID; break b6; }
-  const v36 = v30["description"];
-  let v37; b8: {
-    let v38;
-    if (v36 !== undefined) {
-      let v39 = null;
-      if (v36 !== null) {
-        if (typeof v36 !== "string") { v37 = INVALID; break b8; }
-        v39 = v36;
+  if (v29 === INVALID) { v26 = INVALID; break b6; }
+  const v32 = v27["description"];
+  let v33; b8: {
+    let v34;
+    if (v32 === undefined) {
+      v34 = c4(c11());
+    } else {
+      let v35 = null;
+      if (v32 !== null) {
+        if (typeof v32 !== "string") { v33 = INVALID; break b8; }
+        v35 = v32;
       }
-      v38 = v39;
+      v34 = v35 === undefined ? c4(c11()) : v35;
     }
-    const v40 = c10(v38);
-    if (v40 === INVALID) { v37 = INVALID; break b8; }
-    { v37 = v40; break b8; }
+    { v33 = v34; break b8; }
   }
-  if (v37 === INVALID) { v29 = INVALID; break b6; }
-  const v41 = v30["contact"];
-  let v42; b9: {
-    const v43 = c11(v41);
-    if (v43 === INVALID) { v42 = INVALID; break b9; }
-    if (typeof v43 !== "object" || v43 === null || Array.isArray(v43)) { v42 = INVALID; break b9; }
-    const v44 = v43["email"];
-    let v45; b10: {
-      let v46;
-      if (v44 !== undefined) {
-        let v47 = null;
-        if (v44 !== null) {
-          if (typeof v44 !== "string") { v45 = INVALID; break b10; }
-          v47 = v44;
+  if (v33 === INVALID) { v26 = INVALID; break b6; }
+  const v36 = v27["contact"];
+  let v37; b9: {
+    const v38 = c12(v36);
+    if (v38 === INVALID) { v37 = INVALID; break b9; }
+    if (typeof v38 !== "object" || v38 === null || Array.isArray(v38)) { v37 = INVALID; break b9; }
+    const v39 = v38["email"];
+    let v40; b10: {
+      let v41;
+      if (v39 === undefined) {
+        v41 = c4(c13());
+      } else {
+        let v42 = null;
+        if (v39 !== null) {
+          if (typeof v39 !== "string") { v40 = INVALID; break b10; }
+          v42 = v39;
         }
-        v46 = v47;
+        v41 = v42 === undefined ? c4(c13()) : v42;
       }
-      const v48 = c12(v46);
-      if (v48 === INVALID) { v45 = INVALID; break b10; }
-      { v45 = v48; break b10; }
+      { v40 = v41; break b10; }
     }
-    if (v45 === INVALID) { v42 = INVALID; break b9; }
-    const v49 = {};
-    if (v45 !== undefined || "email" in v43) v49["email"] = v45;
-    { v42 = v49; break b9; }
+    if (v40 === INVALID) { v37 = INVALID; break b9; }
+    const v43 = { "email": v40 };
+    { v37 = v43; break b9; }
   }
-  if (v42 === INVALID) { v29 = INVALID; break b6; }
-  const v50 = v30["social_links"];
-  let v51; b11: {
-    let v52;
-    if (v50 !== undefined) {
-      let v53 = null;
-      if (v50 !== null) {
-        let v54;
+  if (v37 === INVALID) { v26 = INVALID; break b6; }
+  const v44 = v27["social_links"];
+  let v45; b11: {
+    let v46;
+    if (v44 !== undefined) {
+      let v47 = null;
+      if (v44 !== null) {
+        let v48;
         b12: {
-          if (!c13(v50)) { v54 = INVALID; break b12; }
-          const v55 = {};
-          const v58 = Object.getOwnPropertySymbols(v50);
-          const v59 = Object.getOwnPropertyNames(v50);
-          for (let v60 = 0; v60 < v59.length; v60++) {
-            const v56 = v59[v60];
-            if (v56 === "__proto__" || !c14.call(v50, v56)) continue;
-            const v57 = v50[v56];
-            let v61 = null;
-            if (v57 !== null) {
-              if (typeof v57 !== "string") { v54 = INVALID; break b12; }
-              v61 = v57;
+          if (!c14(v44)) { v48 = INVALID; break b12; }
+          const v49 = {};
+          const v52 = Object.getOwnPropertySymbols(v44);
+          const v53 = Object.getOwnPropertyNames(v44);
+          for (let v54 = 0; v54 < v53.length; v54++) {
+            const v50 = v53[v54];
+            if (v50 === "__proto__" || !c15.call(v44, v50)) continue;
+            const v51 = v44[v50];
+            let v55 = null;
+            if (v51 !== null) {
+              if (typeof v51 !== "string") { v48 = INVALID; break b12; }
+              v55 = v51;
             }
-            v55[v56] = v61;
+            v49[v50] = v55;
           }
-          for (let v60 = 0; v60 < v58.length; v60++) {
-            const v56 = v58[v60];
-            if (!c14.call(v50, v56)) continue;
-            { v54 = INVALID; break b12; }
+          for (let v54 = 0; v54 < v52.length; v54++) {
+            const v50 = v52[v54];
+            if (!c15.call(v44, v50)) continue;
+            { v48 = INVALID; break b12; }
           }
-          { v54 = v55; break b12; }
+          { v48 = v49; break b12; }
         }
-        if (v54 === INVALID) b13: {
-          if (!Array.isArray(v50)) { v54 = INVALID; break b13; }
-          if (v50.length > 0) { v54 = INVALID; break b13; }
-          const v62 = new Array(v50.length);
-          for (let v63 = 0; v63 < v50.length; v63++) {
-            const v64 = v50[v63];
-            { v54 = INVALID; break b13; }
-            v62[v63] = v64;
+        if (v48 === INVALID) b13: {
+          if (!Array.isArray(v44)) { v48 = INVALID; break b13; }
+          if (v44.length > 0) { v48 = INVALID; break b13; }
+          const v56 = new Array(v44.length);
+          for (let v57 = 0; v57 < v44.length; v57++) {
+            const v58 = v44[v57];
+            { v48 = INVALID; break b13; }
+            v56[v57] = v58;
           }
-          const v65 = typeof v62 === "string" && v62.length > 0 ? c15(v62) : v62.length;
-          if (v65 > 0) { v54 = INVALID; break b13; }
-          { v54 = v62; break b13; }
+          const v59 = typeof v56 === "string" && v56.length > 0 ? c16(v56) : v56.length;
+          if (v59 > 0) { v48 = INVALID; break b13; }
+          { v48 = v56; break b13; }
         }
-        if (v54 === INVALID) { v51 = INVALID; break b11; }
-        v53 = v54;
+        if (v48 === INVALID) { v45 = INVALID; break b11; }
+        v47 = v48;
       }
-      v52 = v53;
+      v46 = v47;
     }
-    const v66 = c16(v52);
-    if (v66 === INVALID) { v51 = INVALID; break b11; }
-    { v51 = v66; break b11; }
+    const v60 = c17(v46);
+    if (v60 === INVALID) { v45 = INVALID; break b11; }
+    { v45 = v60; break b11; }
   }
-  if (v51 === INVALID) { v29 = INVALID; break b6; }
-  const v67 = v30["media"];
-  let v68; b14: {
-    const v69 = c17(v67);
-    if (v69 === INVALID) { v68 = INVALID; break b14; }
-    if (typeof v69 !== "object" || v69 === null || Array.isArray(v69)) { v68 = INVALID; break b14; }
-    const v70 = v69["avatar"];
-    let v71; b15: {
-      let v72;
-      if (v70 !== undefined) {
-        let v73 = null;
-        if (v70 !== null) {
-          if (typeof v70 !== "string") { v71 = INVALID; break b15; }
-          v73 = v70;
+  if (v45 === INVALID) { v26 = INVALID; break b6; }
+  const v61 = v27["media"];
+  let v62; b14: {
+    const v63 = c18(v61);
+    if (v63 === INVALID) { v62 = INVALID; break b14; }
+    if (typeof v63 !== "object" || v63 === null || Array.isArray(v63)) { v62 = INVALID; break b14; }
+    const v64 = v63["avatar"];
+    let v65; b15: {
+      let v66;
+      if (v64 === undefined) {
+        v66 = c4(c19());
+      } else {
+        let v67 = null;
+        if (v64 !== null) {
+          if (typeof v64 !== "string") { v65 = INVALID; break b15; }
+          v67 = v64;
         }
-        v72 = v73;
+        v66 = v67 === undefined ? c4(c19()) : v67;
       }
-      const v74 = c18(v72);
-      if (v74 === INVALID) { v71 = INVALID; break b15; }
-      { v71 = v74; break b15; }
+      { v65 = v66; break b15; }
     }
-    if (v71 === INVALID) { v68 = INVALID; break b14; }
-    const v75 = v69["cover"];
-    let v76; b16: {
-      let v77;
-      if (v75 !== undefined) {
-        let v78 = null;
-        if (v75 !== null) {
-          if (typeof v75 !== "string") { v76 = INVALID; break b16; }
-          v78 = v75;
+    if (v65 === INVALID) { v62 = INVALID; break b14; }
+    const v68 = v63["cover"];
+    let v69; b16: {
+      let v70;
+      if (v68 === undefined) {
+        v70 = c4(c20());
+      } else {
+        let v71 = null;
+        if (v68 !== null) {
+          if (typeof v68 !== "string") { v69 = INVALID; break b16; }
+          v71 = v68;
         }
-        v77 = v78;
+        v70 = v71 === undefined ? c4(c20()) : v71;
       }
-      const v79 = c19(v77);
-      if (v79 === INVALID) { v76 = INVALID; break b16; }
-      { v76 = v79; break b16; }
+      { v69 = v70; break b16; }
     }
-    if (v76 === INVALID) { v68 = INVALID; break b14; }
-    const v80 = {};
-    if (v71 !== undefined || "avatar" in v69) v80["avatar"] = v71;
-    if (v76 !== undefined || "cover" in v69) v80["cover"] = v76;
-    { v68 = v80; break b14; }
+    if (v69 === INVALID) { v62 = INVALID; break b14; }
+    const v72 = { "avatar": v65, "cover": v69 };
+    { v62 = v72; break b14; }
   }
-  if (v68 === INVALID) { v29 = INVALID; break b6; }
-  const v81 = {};
-  if (v32 !== undefined || "heading" in v30) v81["heading"] = v32;
-  if (v37 !== undefined || "description" in v30) v81["description"] = v37;
-  v81["contact"] = v42;
-  if (v51 !== undefined || "social_links" in v30) v81["social_links"] = v51;
-  v81["media"] = v68;
-  { v29 = v81; break b6; }
+  if (v62 === INVALID) { v26 = INVALID; break b6; }
+  const v73 = {};
+  v73["heading"] = v29;
+  v73["description"] = v33;
+  v73["contact"] = v37;
+  if (v45 !== undefined || "social_links" in v27) v73["social_links"] = v45;
+  v73["media"] = v62;
+  { v26 = v73; break b6; }
 }
-if (v29 === INVALID) return INVALID;
-const v82 = v2["registered_at"];
-let v83; b17: {
-  let v84;
-  if (v82 !== undefined) {
-    let v85 = null;
-    if (v82 !== null) {
-      if (typeof v82 !== "string") { v83 = INVALID; break b17; }
-      v85 = v82;
+if (v26 === INVALID) return INVALID;
+const v74 = v2["registered_at"];
+let v75; b17: {
+  let v76;
+  if (v74 === undefined) {
+    v76 = c4(c21());
+  } else {
+    let v77 = null;
+    if (v74 !== null) {
+      if (typeof v74 !== "string") { v75 = INVALID; break b17; }
+      v77 = v74;
     }
-    v84 = v85;
+    v76 = v77 === undefined ? c4(c21()) : v77;
   }
-  const v86 = c20(v84);
-  if (v86 === INVALID) { v83 = INVALID; break b17; }
-  { v83 = v86; break b17; }
+  { v75 = v76; break b17; }
 }
-if (v83 === INVALID) return INVALID;
-const v87 = {};
-v87["name"] = v4;
-v87["username"] = v22;
-v87["email"] = v23;
-if (v25 !== undefined || "balance" in v2) v87["balance"] = v25;
-v87["currency"] = v27;
-v87["profile"] = v29;
-if (v83 !== undefined || "registered_at" in v2) v87["registered_at"] = v83;
-const v88 = {};
-if (v0 !== undefined || "status" in input) v88["status"] = v0;
-v88["data"] = v87;
-const v89 = c21(v88);
-if (v89 === INVALID) return INVALID;
-return v89;
+if (v75 === INVALID) return INVALID;
+const v78 = {};
+v78["name"] = v4;
+v78["username"] = v19;
+v78["email"] = v20;
+if (v22 !== undefined || "balance" in v2) v78["balance"] = v22;
+v78["currency"] = v24;
+v78["profile"] = v26;
+v78["registered_at"] = v75;
+const v79 = {};
+if (v0 !== undefined || "status" in input) v79["status"] = v0;
+v79["data"] = v78;
+const v80 = c22(v79);
+if (v80 === INVALID) return INVALID;
+return v80;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.contact.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, util.codePointLength, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.social_links.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.media.in.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(AccountEnvelopeSchema, 'out.transform'))))],
-  ['ItemsEnvelopeSchema', withParser(ItemsEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) {
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.in.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), util.shallowClone, defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.in.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.contact.in.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), util.isPlainObject, Object.prototype.propertyIsEnumerable, util.codePointLength, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.social_links.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.profile.out.shape.media.in.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(AccountEnvelopeSchema, 'out.transform'))))],
+  ['ItemsEnvelopeSchema', withParser(ItemsEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -375,317 +372,299 @@ let v3; b0: {
     const v14 = v7["sub_category"];
     let v15; b3: {
       let v16;
-      if (v14 !== undefined) {
+      if (v14 === undefined) {
+        v16 = c6(c5());
+      } else {
         let v17 = null;
         if (v14 !== null) {
           if (typeof v14 !== "string") { v15 = INVALID; break b3; }
           v17 = v14;
         }
-        v16 = v17;
+        v16 = v17 === undefined ? c6(c5()) : v17;
       }
-      const v18 = c5(v16);
-      if (v18 === INVALID) { v15 = INVALID; break b3; }
-      { v15 = v18; break b3; }
+      { v15 = v16; break b3; }
     }
     if (v15 === INVALID) { v3 = INVALID; break b0; }
-    const v19 = v7["options"];
-    let v20; b4: {
-      let v21;
-      if (v19 !== undefined) {
-        let v22 = null;
-        if (v19 !== null) {
-          let v23;
+    const v18 = v7["options"];
+    let v19; b4: {
+      let v20;
+      if (v18 === undefined) {
+        v20 = c6(c7());
+      } else {
+        let v21 = null;
+        if (v18 !== null) {
+          let v22;
           b5: {
-            if (!Array.isArray(v19)) { v23 = INVALID; break b5; }
-            const v24 = new Array(v19.length);
-            for (let v25 = 0; v25 < v19.length; v25++) {
-              const v26 = v19[v25];
-              if (typeof v26 !== "string") { v23 = INVALID; break b5; }
-              v24[v25] = v26;
+            if (!Array.isArray(v18)) { v22 = INVALID; break b5; }
+            const v23 = new Array(v18.length);
+            for (let v24 = 0; v24 < v18.length; v24++) {
+              const v25 = v18[v24];
+              if (typeof v25 !== "string") { v22 = INVALID; break b5; }
+              v23[v24] = v25;
             }
-            { v23 = v24; break b5; }
+            { v22 = v23; break b5; }
           }
-          if (v23 === INVALID) b6: {
-            if (!c6(v19)) { v23 = INVALID; break b6; }
-            const v27 = {};
-            const v30 = Object.getOwnPropertySymbols(v19);
-            const v31 = Object.getOwnPropertyNames(v19);
-            for (let v32 = 0; v32 < v31.length; v32++) {
-              const v28 = v31[v32];
-              if (v28 === "__proto__" || !c7.call(v19, v28)) continue;
-              const v29 = v19[v28];
-              let v33;
+          if (v22 === INVALID) b6: {
+            if (typeof v18 !== "object" || v18 === null || Array.isArray(v18)) { v22 = INVALID; break b6; }
+            const v26 = {  };
+            for (const k in v18) {
+              if (k === "__proto__") continue;
+              const v27 = v18[k];
+              let v28;
               b7: {
-                if (typeof v29 !== "string") { v33 = INVALID; break b7; }
-                { v33 = v29; break b7; }
+                if (typeof v27 !== "string") { v28 = INVALID; break b7; }
+                { v28 = v27; break b7; }
               }
-              if (v33 === INVALID) b8: {
-                if (!Array.isArray(v29)) { v33 = INVALID; break b8; }
-                const v34 = new Array(v29.length);
-                for (let v35 = 0; v35 < v29.length; v35++) {
-                  const v36 = v29[v35];
-                  if (typeof v36 !== "string") { v33 = INVALID; break b8; }
-                  v34[v35] = v36;
+              if (v28 === INVALID) b8: {
+                if (!Array.isArray(v27)) { v28 = INVALID; break b8; }
+                const v29 = new Array(v27.length);
+                for (let v30 = 0; v30 < v27.length; v30++) {
+                  const v31 = v27[v30];
+                  if (typeof v31 !== "string") { v28 = INVALID; break b8; }
+                  v29[v30] = v31;
                 }
-                { v33 = v34; break b8; }
+                { v28 = v29; break b8; }
               }
-              if (v33 === INVALID) { v23 = INVALID; break b6; }
-              v27[v28] = v33;
+              if (v28 === INVALID) { v22 = INVALID; break b6; }
+              v26[k] = v28;
             }
-            for (let v32 = 0; v32 < v30.length; v32++) {
-              const v28 = v30[v32];
-              if (!c7.call(v19, v28)) continue;
-              { v23 = INVALID; break b6; }
-            }
-            { v23 = v27; break b6; }
+            { v22 = v26; break b6; }
           }
-          if (v23 === INVALID) { v20 = INVALID; break b4; }
-          v22 = v23;
+          if (v22 === INVALID) { v19 = INVALID; break b4; }
+          v21 = v22;
         }
-        v21 = v22;
+        v20 = v21 === undefined ? c6(c7()) : v21;
       }
-      const v37 = c8(v21);
-      if (v37 === INVALID) { v20 = INVALID; break b4; }
-      { v20 = v37; break b4; }
+      { v19 = v20; break b4; }
     }
-    if (v20 === INVALID) { v3 = INVALID; break b0; }
-    const v38 = v7["version"];
-    let v39; b9: {
+    if (v19 === INVALID) { v3 = INVALID; break b0; }
+    const v32 = v7["version"];
+    let v33; b9: {
+      let v34;
+      if (v32 === undefined) {
+        v34 = c6(c8());
+      } else {
+        let v35 = null;
+        if (v32 !== null) {
+          let v36;
+          b10: {
+            if (typeof v32 !== "string") { v36 = INVALID; break b10; }
+            { v36 = v32; break b10; }
+          }
+          if (v36 === INVALID) b11: {
+            if (typeof v32 !== "number" || !Number.isFinite(v32)) { v36 = INVALID; break b11; }
+            const v37 = c9(v32);
+            if (v37 === INVALID) { v36 = INVALID; break b11; }
+            { v36 = v37; break b11; }
+          }
+          if (v36 === INVALID) { v33 = INVALID; break b9; }
+          v35 = v36;
+        }
+        v34 = v35 === undefined ? c6(c8()) : v35;
+      }
+      { v33 = v34; break b9; }
+    }
+    if (v33 === INVALID) { v3 = INVALID; break b0; }
+    const v38 = v7["demo_link"];
+    let v39; b12: {
       let v40;
-      if (v38 !== undefined) {
+      if (v38 === undefined) {
+        v40 = c6(c10());
+      } else {
         let v41 = null;
         if (v38 !== null) {
-          let v42;
-          b10: {
-            if (typeof v38 !== "string") { v42 = INVALID; break b10; }
-            { v42 = v38; break b10; }
-          }
-          if (v42 === INVALID) b11: {
-            if (typeof v38 !== "number" || !Number.isFinite(v38)) { v42 = INVALID; break b11; }
-            const v43 = c9(v38);
-            if (v43 === INVALID) { v42 = INVALID; break b11; }
-            { v42 = v43; break b11; }
-          }
-          if (v42 === INVALID) { v39 = INVALID; break b9; }
-          v41 = v42;
+          if (typeof v38 !== "string") { v39 = INVALID; break b12; }
+          v41 = v38;
         }
-        v40 = v41;
+        v40 = v41 === undefined ? c6(c10()) : v41;
       }
-      const v44 = c10(v40);
-      if (v44 === INVALID) { v39 = INVALID; break b9; }
-      { v39 = v44; break b9; }
+      { v39 = v40; break b12; }
     }
     if (v39 === INVALID) { v3 = INVALID; break b0; }
-    const v45 = v7["demo_link"];
-    let v46; b12: {
-      let v47;
-      if (v45 !== undefined) {
-        let v48 = null;
-        if (v45 !== null) {
-          if (typeof v45 !== "string") { v46 = INVALID; break b12; }
-          v48 = v45;
-        }
-        v47 = v48;
-      }
-      const v49 = c11(v47);
-      if (v49 === INVALID) { v46 = INVALID; break b12; }
-      { v46 = v49; break b12; }
-    }
-    if (v46 === INVALID) { v3 = INVALID; break b0; }
-    const v50 = v7["tags"];
-    let v51; b13: {
-      let v52;
-      if (v50 !== undefined) {
-        let v53 = null;
-        if (v50 !== null) {
-          let v54;
+    const v42 = v7["tags"];
+    let v43; b13: {
+      let v44;
+      if (v42 !== undefined) {
+        let v45 = null;
+        if (v42 !== null) {
+          let v46;
           b14: {
-            if (!Array.isArray(v50)) { v54 = INVALID; break b14; }
-            const v55 = new Array(v50.length);
-            for (let v56 = 0; v56 < v50.length; v56++) {
-              const v57 = v50[v56];
-              let v58;
+            if (!Array.isArray(v42)) { v46 = INVALID; break b14; }
+            const v47 = new Array(v42.length);
+            for (let v48 = 0; v48 < v42.length; v48++) {
+              const v49 = v42[v48];
+              let v50;
               b15: {
-                if (typeof v57 !== "string") { v58 = INVALID; break b15; }
-                { v58 = v57; break b15; }
+                if (typeof v49 !== "string") { v50 = INVALID; break b15; }
+                { v50 = v49; break b15; }
               }
-              if (v58 === INVALID) b16: {
-                if (typeof v57 !== "number" || !Number.isFinite(v57)) { v58 = INVALID; break b16; }
-                { v58 = v57; break b16; }
+              if (v50 === INVALID) b16: {
+                if (typeof v49 !== "number" || !Number.isFinite(v49)) { v50 = INVALID; break b16; }
+                { v50 = v49; break b16; }
               }
-              if (v58 === INVALID) { v54 = INVALID; break b14; }
-              v55[v56] = v58;
+              if (v50 === INVALID) { v46 = INVALID; break b14; }
+              v47[v48] = v50;
             }
-            { v54 = v55; break b14; }
+            { v46 = v47; break b14; }
           }
-          if (v54 === INVALID) b17: {
-            if (typeof v50 !== "string") { v54 = INVALID; break b17; }
-            { v54 = v50; break b17; }
+          if (v46 === INVALID) b17: {
+            if (typeof v42 !== "string") { v46 = INVALID; break b17; }
+            { v46 = v42; break b17; }
           }
-          if (v54 === INVALID) { v51 = INVALID; break b13; }
-          v53 = v54;
+          if (v46 === INVALID) { v43 = INVALID; break b13; }
+          v45 = v46;
         }
-        v52 = v53;
+        v44 = v45;
       }
-      const v59 = c12(v52);
-      if (v59 === INVALID) { v51 = INVALID; break b13; }
-      { v51 = v59; break b13; }
+      const v51 = c11(v44);
+      if (v51 === INVALID) { v43 = INVALID; break b13; }
+      { v43 = v51; break b13; }
     }
-    if (v51 === INVALID) { v3 = INVALID; break b0; }
-    const v60 = v7["media"];
-    if (typeof v60 !== "object" || v60 === null || Array.isArray(v60)) { v3 = INVALID; break b0; }
-    const v61 = v60["thumbnail"];
-    if (typeof v61 !== "string") { v3 = INVALID; break b0; }
-    const v62 = v60["preview_image"];
-    let v63; b18: {
+    if (v43 === INVALID) { v3 = INVALID; break b0; }
+    const v52 = v7["media"];
+    if (typeof v52 !== "object" || v52 === null || Array.isArray(v52)) { v3 = INVALID; break b0; }
+    const v53 = v52["thumbnail"];
+    if (typeof v53 !== "string") { v3 = INVALID; break b0; }
+    const v54 = v52["preview_image"];
+    let v55; b18: {
+      let v56;
+      if (v54 !== undefined) {
+        let v57 = null;
+        if (v54 !== null) {
+          if (typeof v54 !== "string") { v55 = INVALID; break b18; }
+          v57 = v54;
+        }
+        v56 = v57;
+      }
+      { v55 = v56; break b18; }
+    }
+    if (v55 === INVALID) {
+      if ("preview_image" in v52) { v3 = INVALID; break b0; }
+      v55 = undefined;
+    }
+    const v58 = v52["preview_video"];
+    let v59; b19: {
+      let v60;
+      if (v58 !== undefined) {
+        let v61 = null;
+        if (v58 !== null) {
+          if (typeof v58 !== "string") { v59 = INVALID; break b19; }
+          v61 = v58;
+        }
+        v60 = v61;
+      }
+      { v59 = v60; break b19; }
+    }
+    if (v59 === INVALID) {
+      if ("preview_video" in v52) { v3 = INVALID; break b0; }
+      v59 = undefined;
+    }
+    const v62 = v52["preview_audio"];
+    let v63; b20: {
       let v64;
       if (v62 !== undefined) {
         let v65 = null;
         if (v62 !== null) {
-          if (typeof v62 !== "string") { v63 = INVALID; break b18; }
+          if (typeof v62 !== "string") { v63 = INVALID; break b20; }
           v65 = v62;
         }
         v64 = v65;
       }
-      { v63 = v64; break b18; }
+      { v63 = v64; break b20; }
     }
     if (v63 === INVALID) {
-      if ("preview_image" in v60) { v3 = INVALID; break b0; }
+      if ("preview_audio" in v52) { v3 = INVALID; break b0; }
       v63 = undefined;
     }
-    const v66 = v60["preview_video"];
-    let v67; b19: {
-      let v68;
-      if (v66 !== undefined) {
-        let v69 = null;
-        if (v66 !== null) {
-          if (typeof v66 !== "string") { v67 = INVALID; break b19; }
-          v69 = v66;
-        }
-        v68 = v69;
+    const v66 = v52["screenshots"];
+    let v67; b21: {
+      const v68 = c12(v66);
+      if (v68 === INVALID) { v67 = INVALID; break b21; }
+      if (!Array.isArray(v68)) { v67 = INVALID; break b21; }
+      const v69 = new Array(v68.length);
+      for (let v70 = 0; v70 < v68.length; v70++) {
+        const v71 = v68[v70];
+        if (typeof v71 !== "string") { v67 = INVALID; break b21; }
+        v69[v70] = v71;
       }
-      { v67 = v68; break b19; }
+      { v67 = v69; break b21; }
     }
-    if (v67 === INVALID) {
-      if ("preview_video" in v60) { v3 = INVALID; break b0; }
-      v67 = undefined;
-    }
-    const v70 = v60["preview_audio"];
-    let v71; b20: {
-      let v72;
-      if (v70 !== undefined) {
-        let v73 = null;
-        if (v70 !== null) {
-          if (typeof v70 !== "string") { v71 = INVALID; break b20; }
-          v73 = v70;
-        }
-        v72 = v73;
-      }
-      { v71 = v72; break b20; }
-    }
-    if (v71 === INVALID) {
-      if ("preview_audio" in v60) { v3 = INVALID; break b0; }
-      v71 = undefined;
-    }
-    const v74 = v60["screenshots"];
-    let v75; b21: {
-      let v76;
-      if (v74 !== undefined) {
-        let v77 = null;
-        if (v74 !== null) {
-          const v78 = c13(v74);
-          if (v78 === INVALID) { v75 = INVALID; break b21; }
-          if (!Array.isArray(v78)) { v75 = INVALID; break b21; }
-          const v79 = new Array(v78.length);
-          for (let v80 = 0; v80 < v78.length; v80++) {
-            const v81 = v78[v80];
-            if (typeof v81 !== "string") { v75 = INVALID; break b21; }
-            v79[v80] = v81;
-          }
-          v77 = v79;
-        }
-        v76 = v77;
-      }
-      const v82 = c14(v76);
-      if (v82 === INVALID) { v75 = INVALID; break b21; }
-      { v75 = v82; break b21; }
-    }
-    if (v75 === INVALID) { v3 = INVALID; break b0; }
-    const v83 = {};
-    v83["thumbnail"] = v61;
-    if ("preview_image" in v60) v83["preview_image"] = v63;
-    if ("preview_video" in v60) v83["preview_video"] = v67;
-    if ("preview_audio" in v60) v83["preview_audio"] = v71;
-    if (v75 !== undefined || "screenshots" in v60) v83["screenshots"] = v75;
-    const v84 = c15(v83);
-    if (v84 === INVALID) { v3 = INVALID; break b0; }
-    const v85 = v7["price"];
-    if (typeof v85 !== "object" || v85 === null || Array.isArray(v85)) { v3 = INVALID; break b0; }
-    const v86 = v85["regular"];
-    let v87;
+    if (v67 === INVALID) { v3 = INVALID; break b0; }
+    const v72 = {};
+    v72["thumbnail"] = v53;
+    if ("preview_image" in v52) v72["preview_image"] = v55;
+    if ("preview_video" in v52) v72["preview_video"] = v59;
+    if ("preview_audio" in v52) v72["preview_audio"] = v63;
+    v72["screenshots"] = v67;
+    const v73 = c13(v72);
+    if (v73 === INVALID) { v3 = INVALID; break b0; }
+    const v74 = v7["price"];
+    if (typeof v74 !== "object" || v74 === null || Array.isArray(v74)) { v3 = INVALID; break b0; }
+    const v75 = v74["regular"];
+    let v76;
     b22: {
-      if (typeof v86 !== "number" || !Number.isFinite(v86)) { v87 = INVALID; break b22; }
-      { v87 = v86; break b22; }
+      if (typeof v75 !== "number" || !Number.isFinite(v75)) { v76 = INVALID; break b22; }
+      { v76 = v75; break b22; }
     }
-    if (v87 === INVALID) b23: {
-      if (typeof v86 !== "string") { v87 = INVALID; break b23; }
-      c16.lastIndex = 0;
-      if (!c16.test(v86)) { v87 = INVALID; break b23; }
-      const v88 = c17(v86);
-      if (v88 === INVALID) { v87 = INVALID; break b23; }
-      { v87 = v88; break b23; }
+    if (v76 === INVALID) b23: {
+      if (typeof v75 !== "string") { v76 = INVALID; break b23; }
+      c14.lastIndex = 0;
+      if (!c14.test(v75)) { v76 = INVALID; break b23; }
+      const v77 = c15(v75);
+      if (v77 === INVALID) { v76 = INVALID; break b23; }
+      { v76 = v77; break b23; }
     }
-    if (v87 === INVALID) { v3 = INVALID; break b0; }
-    const v89 = v85["extended"];
-    let v90;
+    if (v76 === INVALID) { v3 = INVALID; break b0; }
+    const v78 = v74["extended"];
+    let v79;
     b24: {
-      if (typeof v89 !== "number" || !Number.isFinite(v89)) { v90 = INVALID; break b24; }
-      { v90 = v89; break b24; }
+      if (typeof v78 !== "number" || !Number.isFinite(v78)) { v79 = INVALID; break b24; }
+      { v79 = v78; break b24; }
     }
-    if (v90 === INVALID) b25: {
-      if (typeof v89 !== "string") { v90 = INVALID; break b25; }
-      c16.lastIndex = 0;
-      if (!c16.test(v89)) { v90 = INVALID; break b25; }
-      const v91 = c18(v89);
-      if (v91 === INVALID) { v90 = INVALID; break b25; }
-      { v90 = v91; break b25; }
+    if (v79 === INVALID) b25: {
+      if (typeof v78 !== "string") { v79 = INVALID; break b25; }
+      c14.lastIndex = 0;
+      if (!c14.test(v78)) { v79 = INVALID; break b25; }
+      const v80 = c16(v78);
+      if (v80 === INVALID) { v79 = INVALID; break b25; }
+      { v79 = v80; break b25; }
     }
-    if (v90 === INVALID) { v3 = INVALID; break b0; }
-    const v92 = {};
-    if (v87 !== undefined || "regular" in v85) v92["regular"] = v87;
-    if (v90 !== undefined || "extended" in v85) v92["extended"] = v90;
-    const v93 = v7["currency"];
-    if (typeof v93 !== "string") { v3 = INVALID; break b0; }
-    const v94 = v7["published_at"];
-    if (typeof v94 !== "string") { v3 = INVALID; break b0; }
-    const v95 = {};
-    if (v9 !== undefined || "id" in v7) v95["id"] = v9;
-    v95["name"] = v11;
-    v95["description"] = v12;
-    v95["category"] = v13;
-    if (v15 !== undefined || "sub_category" in v7) v95["sub_category"] = v15;
-    if (v20 !== undefined || "options" in v7) v95["options"] = v20;
-    if (v39 !== undefined || "version" in v7) v95["version"] = v39;
-    if (v46 !== undefined || "demo_link" in v7) v95["demo_link"] = v46;
-    if (v51 !== undefined || "tags" in v7) v95["tags"] = v51;
-    if (v84 !== undefined || "media" in v7) v95["media"] = v84;
-    v95["price"] = v92;
-    v95["currency"] = v93;
-    v95["published_at"] = v94;
-    v5[v6] = v95;
+    if (v79 === INVALID) { v3 = INVALID; break b0; }
+    const v81 = {};
+    if (v76 !== undefined || "regular" in v74) v81["regular"] = v76;
+    if (v79 !== undefined || "extended" in v74) v81["extended"] = v79;
+    const v82 = v7["currency"];
+    if (typeof v82 !== "string") { v3 = INVALID; break b0; }
+    const v83 = v7["published_at"];
+    if (typeof v83 !== "string") { v3 = INVALID; break b0; }
+    const v84 = {};
+    if (v9 !== undefined || "id" in v7) v84["id"] = v9;
+    v84["name"] = v11;
+    v84["description"] = v12;
+    v84["category"] = v13;
+    v84["sub_category"] = v15;
+    v84["options"] = v19;
+    v84["version"] = v33;
+    v84["demo_link"] = v39;
+    if (v43 !== undefined || "tags" in v7) v84["tags"] = v43;
+    if (v73 !== undefined || "media" in v7) v84["media"] = v73;
+    v84["price"] = v81;
+    v84["currency"] = v82;
+    v84["published_at"] = v83;
+    v5[v6] = v84;
   }
   { v3 = v5; break b0; }
 }
 if (v3 === INVALID) return INVALID;
-const v96 = {};
-if (v0 !== undefined || "status" in input) v96["status"] = v0;
-v96["items"] = v3;
-const v97 = c19(v96);
-if (v97 === INVALID) return INVALID;
-return v97;
+const v85 = {};
+if (v0 !== undefined || "status" in input) v85["status"] = v0;
+v85["items"] = v3;
+const v86 = c17(v85);
+if (v86 === INVALID) return INVALID;
+return v86;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'out.transform'))))],
-  ['ItemEnvelopeSchema', withParser(ItemEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18) {
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.in.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), util.shallowClone, defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options')), defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.innerType.innerType.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'out.transform'))))],
+  ['ItemEnvelopeSchema', withParser(ItemEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -720,312 +699,294 @@ if (typeof v8 !== "string") return INVALID;
 const v9 = v2["sub_category"];
 let v10; b2: {
   let v11;
-  if (v9 !== undefined) {
+  if (v9 === undefined) {
+    v11 = c5(c4());
+  } else {
     let v12 = null;
     if (v9 !== null) {
       if (typeof v9 !== "string") { v10 = INVALID; break b2; }
       v12 = v9;
     }
-    v11 = v12;
+    v11 = v12 === undefined ? c5(c4()) : v12;
   }
-  const v13 = c4(v11);
-  if (v13 === INVALID) { v10 = INVALID; break b2; }
-  { v10 = v13; break b2; }
+  { v10 = v11; break b2; }
 }
 if (v10 === INVALID) return INVALID;
-const v14 = v2["options"];
-let v15; b3: {
-  let v16;
-  if (v14 !== undefined) {
-    let v17 = null;
-    if (v14 !== null) {
-      let v18;
+const v13 = v2["options"];
+let v14; b3: {
+  let v15;
+  if (v13 === undefined) {
+    v15 = c5(c6());
+  } else {
+    let v16 = null;
+    if (v13 !== null) {
+      let v17;
       b4: {
-        if (!Array.isArray(v14)) { v18 = INVALID; break b4; }
-        const v19 = new Array(v14.length);
-        for (let v20 = 0; v20 < v14.length; v20++) {
-          const v21 = v14[v20];
-          if (typeof v21 !== "string") { v18 = INVALID; break b4; }
-          v19[v20] = v21;
+        if (!Array.isArray(v13)) { v17 = INVALID; break b4; }
+        const v18 = new Array(v13.length);
+        for (let v19 = 0; v19 < v13.length; v19++) {
+          const v20 = v13[v19];
+          if (typeof v20 !== "string") { v17 = INVALID; break b4; }
+          v18[v19] = v20;
         }
-        { v18 = v19; break b4; }
+        { v17 = v18; break b4; }
       }
-      if (v18 === INVALID) b5: {
-        if (!c5(v14)) { v18 = INVALID; break b5; }
-        const v22 = {};
-        const v25 = Object.getOwnPropertySymbols(v14);
-        const v26 = Object.getOwnPropertyNames(v14);
-        for (let v27 = 0; v27 < v26.length; v27++) {
-          const v23 = v26[v27];
-          if (v23 === "__proto__" || !c6.call(v14, v23)) continue;
-          const v24 = v14[v23];
-          let v28;
+      if (v17 === INVALID) b5: {
+        if (typeof v13 !== "object" || v13 === null || Array.isArray(v13)) { v17 = INVALID; break b5; }
+        const v21 = {  };
+        for (const k in v13) {
+          if (k === "__proto__") continue;
+          const v22 = v13[k];
+          let v23;
           b6: {
-            if (typeof v24 !== "string") { v28 = INVALID; break b6; }
-            { v28 = v24; break b6; }
+            if (typeof v22 !== "string") { v23 = INVALID; break b6; }
+            { v23 = v22; break b6; }
           }
-          if (v28 === INVALID) b7: {
-            if (!Array.isArray(v24)) { v28 = INVALID; break b7; }
-            const v29 = new Array(v24.length);
-            for (let v30 = 0; v30 < v24.length; v30++) {
-              const v31 = v24[v30];
-              if (typeof v31 !== "string") { v28 = INVALID; break b7; }
-              v29[v30] = v31;
+          if (v23 === INVALID) b7: {
+            if (!Array.isArray(v22)) { v23 = INVALID; break b7; }
+            const v24 = new Array(v22.length);
+            for (let v25 = 0; v25 < v22.length; v25++) {
+              const v26 = v22[v25];
+              if (typeof v26 !== "string") { v23 = INVALID; break b7; }
+              v24[v25] = v26;
             }
-            { v28 = v29; break b7; }
+            { v23 = v24; break b7; }
           }
-          if (v28 === INVALID) { v18 = INVALID; break b5; }
-          v22[v23] = v28;
+          if (v23 === INVALID) { v17 = INVALID; break b5; }
+          v21[k] = v23;
         }
-        for (let v27 = 0; v27 < v25.length; v27++) {
-          const v23 = v25[v27];
-          if (!c6.call(v14, v23)) continue;
-          { v18 = INVALID; break b5; }
-        }
-        { v18 = v22; break b5; }
+        { v17 = v21; break b5; }
       }
-      if (v18 === INVALID) { v15 = INVALID; break b3; }
-      v17 = v18;
+      if (v17 === INVALID) { v14 = INVALID; break b3; }
+      v16 = v17;
     }
-    v16 = v17;
+    v15 = v16 === undefined ? c5(c6()) : v16;
   }
-  const v32 = c7(v16);
-  if (v32 === INVALID) { v15 = INVALID; break b3; }
-  { v15 = v32; break b3; }
+  { v14 = v15; break b3; }
 }
-if (v15 === INVALID) return INVALID;
-const v33 = v2["version"];
-let v34; b8: {
+if (v14 === INVALID) return INVALID;
+const v27 = v2["version"];
+let v28; b8: {
+  let v29;
+  if (v27 === undefined) {
+    v29 = c5(c7());
+  } else {
+    let v30 = null;
+    if (v27 !== null) {
+      let v31;
+      b9: {
+        if (typeof v27 !== "string") { v31 = INVALID; break b9; }
+        { v31 = v27; break b9; }
+      }
+      if (v31 === INVALID) b10: {
+        if (typeof v27 !== "number" || !Number.isFinite(v27)) { v31 = INVALID; break b10; }
+        const v32 = c8(v27);
+        if (v32 === INVALID) { v31 = INVALID; break b10; }
+        { v31 = v32; break b10; }
+      }
+      if (v31 === INVALID) { v28 = INVALID; break b8; }
+      v30 = v31;
+    }
+    v29 = v30 === undefined ? c5(c7()) : v30;
+  }
+  { v28 = v29; break b8; }
+}
+if (v28 === INVALID) return INVALID;
+const v33 = v2["demo_link"];
+let v34; b11: {
   let v35;
-  if (v33 !== undefined) {
+  if (v33 === undefined) {
+    v35 = c5(c9());
+  } else {
     let v36 = null;
     if (v33 !== null) {
-      let v37;
-      b9: {
-        if (typeof v33 !== "string") { v37 = INVALID; break b9; }
-        { v37 = v33; break b9; }
-      }
-      if (v37 === INVALID) b10: {
-        if (typeof v33 !== "number" || !Number.isFinite(v33)) { v37 = INVALID; break b10; }
-        const v38 = c8(v33);
-        if (v38 === INVALID) { v37 = INVALID; break b10; }
-        { v37 = v38; break b10; }
-      }
-      if (v37 === INVALID) { v34 = INVALID; break b8; }
-      v36 = v37;
+      if (typeof v33 !== "string") { v34 = INVALID; break b11; }
+      v36 = v33;
     }
-    v35 = v36;
+    v35 = v36 === undefined ? c5(c9()) : v36;
   }
-  const v39 = c9(v35);
-  if (v39 === INVALID) { v34 = INVALID; break b8; }
-  { v34 = v39; break b8; }
+  { v34 = v35; break b11; }
 }
 if (v34 === INVALID) return INVALID;
-const v40 = v2["demo_link"];
-let v41; b11: {
-  let v42;
-  if (v40 !== undefined) {
-    let v43 = null;
-    if (v40 !== null) {
-      if (typeof v40 !== "string") { v41 = INVALID; break b11; }
-      v43 = v40;
-    }
-    v42 = v43;
-  }
-  const v44 = c10(v42);
-  if (v44 === INVALID) { v41 = INVALID; break b11; }
-  { v41 = v44; break b11; }
-}
-if (v41 === INVALID) return INVALID;
-const v45 = v2["tags"];
-let v46; b12: {
-  let v47;
-  if (v45 !== undefined) {
-    let v48 = null;
-    if (v45 !== null) {
-      let v49;
+const v37 = v2["tags"];
+let v38; b12: {
+  let v39;
+  if (v37 !== undefined) {
+    let v40 = null;
+    if (v37 !== null) {
+      let v41;
       b13: {
-        if (!Array.isArray(v45)) { v49 = INVALID; break b13; }
-        const v50 = new Array(v45.length);
-        for (let v51 = 0; v51 < v45.length; v51++) {
-          const v52 = v45[v51];
-          let v53;
+        if (!Array.isArray(v37)) { v41 = INVALID; break b13; }
+        const v42 = new Array(v37.length);
+        for (let v43 = 0; v43 < v37.length; v43++) {
+          const v44 = v37[v43];
+          let v45;
           b14: {
-            if (typeof v52 !== "string") { v53 = INVALID; break b14; }
-            { v53 = v52; break b14; }
+            if (typeof v44 !== "string") { v45 = INVALID; break b14; }
+            { v45 = v44; break b14; }
           }
-          if (v53 === INVALID) b15: {
-            if (typeof v52 !== "number" || !Number.isFinite(v52)) { v53 = INVALID; break b15; }
-            { v53 = v52; break b15; }
+          if (v45 === INVALID) b15: {
+            if (typeof v44 !== "number" || !Number.isFinite(v44)) { v45 = INVALID; break b15; }
+            { v45 = v44; break b15; }
           }
-          if (v53 === INVALID) { v49 = INVALID; break b13; }
-          v50[v51] = v53;
+          if (v45 === INVALID) { v41 = INVALID; break b13; }
+          v42[v43] = v45;
         }
-        { v49 = v50; break b13; }
+        { v41 = v42; break b13; }
       }
-      if (v49 === INVALID) b16: {
-        if (typeof v45 !== "string") { v49 = INVALID; break b16; }
-        { v49 = v45; break b16; }
+      if (v41 === INVALID) b16: {
+        if (typeof v37 !== "string") { v41 = INVALID; break b16; }
+        { v41 = v37; break b16; }
       }
-      if (v49 === INVALID) { v46 = INVALID; break b12; }
-      v48 = v49;
+      if (v41 === INVALID) { v38 = INVALID; break b12; }
+      v40 = v41;
     }
-    v47 = v48;
+    v39 = v40;
   }
-  const v54 = c11(v47);
-  if (v54 === INVALID) { v46 = INVALID; break b12; }
-  { v46 = v54; break b12; }
+  const v46 = c10(v39);
+  if (v46 === INVALID) { v38 = INVALID; break b12; }
+  { v38 = v46; break b12; }
 }
-if (v46 === INVALID) return INVALID;
-const v55 = v2["media"];
-if (typeof v55 !== "object" || v55 === null || Array.isArray(v55)) return INVALID;
-const v56 = v55["thumbnail"];
-if (typeof v56 !== "string") return INVALID;
-const v57 = v55["preview_image"];
-let v58; b17: {
+if (v38 === INVALID) return INVALID;
+const v47 = v2["media"];
+if (typeof v47 !== "object" || v47 === null || Array.isArray(v47)) return INVALID;
+const v48 = v47["thumbnail"];
+if (typeof v48 !== "string") return INVALID;
+const v49 = v47["preview_image"];
+let v50; b17: {
+  let v51;
+  if (v49 !== undefined) {
+    let v52 = null;
+    if (v49 !== null) {
+      if (typeof v49 !== "string") { v50 = INVALID; break b17; }
+      v52 = v49;
+    }
+    v51 = v52;
+  }
+  { v50 = v51; break b17; }
+}
+if (v50 === INVALID) {
+  if ("preview_image" in v47) return INVALID;
+  v50 = undefined;
+}
+const v53 = v47["preview_video"];
+let v54; b18: {
+  let v55;
+  if (v53 !== undefined) {
+    let v56 = null;
+    if (v53 !== null) {
+      if (typeof v53 !== "string") { v54 = INVALID; break b18; }
+      v56 = v53;
+    }
+    v55 = v56;
+  }
+  { v54 = v55; break b18; }
+}
+if (v54 === INVALID) {
+  if ("preview_video" in v47) return INVALID;
+  v54 = undefined;
+}
+const v57 = v47["preview_audio"];
+let v58; b19: {
   let v59;
   if (v57 !== undefined) {
     let v60 = null;
     if (v57 !== null) {
-      if (typeof v57 !== "string") { v58 = INVALID; break b17; }
+      if (typeof v57 !== "string") { v58 = INVALID; break b19; }
       v60 = v57;
     }
     v59 = v60;
   }
-  { v58 = v59; break b17; }
+  { v58 = v59; break b19; }
 }
 if (v58 === INVALID) {
-  if ("preview_image" in v55) return INVALID;
+  if ("preview_audio" in v47) return INVALID;
   v58 = undefined;
 }
-const v61 = v55["preview_video"];
-let v62; b18: {
-  let v63;
-  if (v61 !== undefined) {
-    let v64 = null;
-    if (v61 !== null) {
-      if (typeof v61 !== "string") { v62 = INVALID; break b18; }
-      v64 = v61;
-    }
-    v63 = v64;
+const v61 = v47["screenshots"];
+let v62; b20: {
+  const v63 = c11(v61);
+  if (v63 === INVALID) { v62 = INVALID; break b20; }
+  if (!Array.isArray(v63)) { v62 = INVALID; break b20; }
+  const v64 = new Array(v63.length);
+  for (let v65 = 0; v65 < v63.length; v65++) {
+    const v66 = v63[v65];
+    if (typeof v66 !== "string") { v62 = INVALID; break b20; }
+    v64[v65] = v66;
   }
-  { v62 = v63; break b18; }
+  { v62 = v64; break b20; }
 }
-if (v62 === INVALID) {
-  if ("preview_video" in v55) return INVALID;
-  v62 = undefined;
-}
-const v65 = v55["preview_audio"];
-let v66; b19: {
-  let v67;
-  if (v65 !== undefined) {
-    let v68 = null;
-    if (v65 !== null) {
-      if (typeof v65 !== "string") { v66 = INVALID; break b19; }
-      v68 = v65;
-    }
-    v67 = v68;
-  }
-  { v66 = v67; break b19; }
-}
-if (v66 === INVALID) {
-  if ("preview_audio" in v55) return INVALID;
-  v66 = undefined;
-}
-const v69 = v55["screenshots"];
-let v70; b20: {
-  let v71;
-  if (v69 !== undefined) {
-    let v72 = null;
-    if (v69 !== null) {
-      const v73 = c12(v69);
-      if (v73 === INVALID) { v70 = INVALID; break b20; }
-      if (!Array.isArray(v73)) { v70 = INVALID; break b20; }
-      const v74 = new Array(v73.length);
-      for (let v75 = 0; v75 < v73.length; v75++) {
-        const v76 = v73[v75];
-        if (typeof v76 !== "string") { v70 = INVALID; break b20; }
-        v74[v75] = v76;
-      }
-      v72 = v74;
-    }
-    v71 = v72;
-  }
-  const v77 = c13(v71);
-  if (v77 === INVALID) { v70 = INVALID; break b20; }
-  { v70 = v77; break b20; }
-}
-if (v70 === INVALID) return INVALID;
-const v78 = {};
-v78["thumbnail"] = v56;
-if ("preview_image" in v55) v78["preview_image"] = v58;
-if ("preview_video" in v55) v78["preview_video"] = v62;
-if ("preview_audio" in v55) v78["preview_audio"] = v66;
-if (v70 !== undefined || "screenshots" in v55) v78["screenshots"] = v70;
-const v79 = c14(v78);
-if (v79 === INVALID) return INVALID;
-const v80 = v2["price"];
-if (typeof v80 !== "object" || v80 === null || Array.isArray(v80)) return INVALID;
-const v81 = v80["regular"];
-let v82;
+if (v62 === INVALID) return INVALID;
+const v67 = {};
+v67["thumbnail"] = v48;
+if ("preview_image" in v47) v67["preview_image"] = v50;
+if ("preview_video" in v47) v67["preview_video"] = v54;
+if ("preview_audio" in v47) v67["preview_audio"] = v58;
+v67["screenshots"] = v62;
+const v68 = c12(v67);
+if (v68 === INVALID) return INVALID;
+const v69 = v2["price"];
+if (typeof v69 !== "object" || v69 === null || Array.isArray(v69)) return INVALID;
+const v70 = v69["regular"];
+let v71;
 b21: {
-  if (typeof v81 !== "number" || !Number.isFinite(v81)) { v82 = INVALID; break b21; }
-  { v82 = v81; break b21; }
+  if (typeof v70 !== "number" || !Number.isFinite(v70)) { v71 = INVALID; break b21; }
+  { v71 = v70; break b21; }
 }
-if (v82 === INVALID) b22: {
-  if (typeof v81 !== "string") { v82 = INVALID; break b22; }
-  c15.lastIndex = 0;
-  if (!c15.test(v81)) { v82 = INVALID; break b22; }
-  const v83 = c16(v81);
-  if (v83 === INVALID) { v82 = INVALID; break b22; }
-  { v82 = v83; break b22; }
+if (v71 === INVALID) b22: {
+  if (typeof v70 !== "string") { v71 = INVALID; break b22; }
+  c13.lastIndex = 0;
+  if (!c13.test(v70)) { v71 = INVALID; break b22; }
+  const v72 = c14(v70);
+  if (v72 === INVALID) { v71 = INVALID; break b22; }
+  { v71 = v72; break b22; }
 }
-if (v82 === INVALID) return INVALID;
-const v84 = v80["extended"];
-let v85;
+if (v71 === INVALID) return INVALID;
+const v73 = v69["extended"];
+let v74;
 b23: {
-  if (typeof v84 !== "number" || !Number.isFinite(v84)) { v85 = INVALID; break b23; }
-  { v85 = v84; break b23; }
+  if (typeof v73 !== "number" || !Number.isFinite(v73)) { v74 = INVALID; break b23; }
+  { v74 = v73; break b23; }
 }
-if (v85 === INVALID) b24: {
-  if (typeof v84 !== "string") { v85 = INVALID; break b24; }
-  c15.lastIndex = 0;
-  if (!c15.test(v84)) { v85 = INVALID; break b24; }
-  const v86 = c17(v84);
-  if (v86 === INVALID) { v85 = INVALID; break b24; }
-  { v85 = v86; break b24; }
+if (v74 === INVALID) b24: {
+  if (typeof v73 !== "string") { v74 = INVALID; break b24; }
+  c13.lastIndex = 0;
+  if (!c13.test(v73)) { v74 = INVALID; break b24; }
+  const v75 = c15(v73);
+  if (v75 === INVALID) { v74 = INVALID; break b24; }
+  { v74 = v75; break b24; }
 }
-if (v85 === INVALID) return INVALID;
-const v87 = {};
-if (v82 !== undefined || "regular" in v80) v87["regular"] = v82;
-if (v85 !== undefined || "extended" in v80) v87["extended"] = v85;
-const v88 = v2["currency"];
-if (typeof v88 !== "string") return INVALID;
-const v89 = v2["published_at"];
-if (typeof v89 !== "string") return INVALID;
-const v90 = {};
-if (v4 !== undefined || "id" in v2) v90["id"] = v4;
-v90["name"] = v6;
-v90["description"] = v7;
-v90["category"] = v8;
-if (v10 !== undefined || "sub_category" in v2) v90["sub_category"] = v10;
-if (v15 !== undefined || "options" in v2) v90["options"] = v15;
-if (v34 !== undefined || "version" in v2) v90["version"] = v34;
-if (v41 !== undefined || "demo_link" in v2) v90["demo_link"] = v41;
-if (v46 !== undefined || "tags" in v2) v90["tags"] = v46;
-if (v79 !== undefined || "media" in v2) v90["media"] = v79;
-v90["price"] = v87;
-v90["currency"] = v88;
-v90["published_at"] = v89;
-const v91 = {};
-if (v0 !== undefined || "status" in input) v91["status"] = v0;
-v91["item"] = v90;
-const v92 = c18(v91);
-if (v92 === INVALID) return INVALID;
-return v92;
+if (v74 === INVALID) return INVALID;
+const v76 = {};
+if (v71 !== undefined || "regular" in v69) v76["regular"] = v71;
+if (v74 !== undefined || "extended" in v69) v76["extended"] = v74;
+const v77 = v2["currency"];
+if (typeof v77 !== "string") return INVALID;
+const v78 = v2["published_at"];
+if (typeof v78 !== "string") return INVALID;
+const v79 = {};
+if (v4 !== undefined || "id" in v2) v79["id"] = v4;
+v79["name"] = v6;
+v79["description"] = v7;
+v79["category"] = v8;
+v79["sub_category"] = v10;
+v79["options"] = v14;
+v79["version"] = v28;
+v79["demo_link"] = v34;
+if (v38 !== undefined || "tags" in v2) v79["tags"] = v38;
+if (v68 !== undefined || "media" in v2) v79["media"] = v68;
+v79["price"] = v76;
+v79["currency"] = v77;
+v79["published_at"] = v78;
+const v80 = {};
+if (v0 !== undefined || "status" in input) v80["status"] = v0;
+v80["item"] = v79;
+const v81 = c16(v80);
+if (v81 === INVALID) return INVALID;
+return v81;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemEnvelopeSchema, 'out.transform'))))],
-  ['PurchaseEnvelopeSchema', withParser(PurchaseEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40) {
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), util.shallowClone, defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options')), defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.innerType.innerType.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemEnvelopeSchema, 'out.transform'))))],
+  ['PurchaseEnvelopeSchema', withParser(PurchaseEnvelopeSchema, (function (INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37) {
 return (input) => {
 if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
 const v0 = input["status"];
@@ -1088,347 +1049,329 @@ let v3; b0: {
     const v19 = v12["sub_category"];
     let v20; b5: {
       let v21;
-      if (v19 !== undefined) {
+      if (v19 === undefined) {
+        v21 = c7(c6());
+      } else {
         let v22 = null;
         if (v19 !== null) {
           if (typeof v19 !== "string") { v20 = INVALID; break b5; }
           v22 = v19;
         }
-        v21 = v22;
+        v21 = v22 === undefined ? c7(c6()) : v22;
       }
-      const v23 = c6(v21);
-      if (v23 === INVALID) { v20 = INVALID; break b5; }
-      { v20 = v23; break b5; }
+      { v20 = v21; break b5; }
     }
     if (v20 === INVALID) { v3 = INVALID; break b0; }
-    const v24 = v12["options"];
-    let v25; b6: {
-      let v26;
-      if (v24 !== undefined) {
-        let v27 = null;
-        if (v24 !== null) {
-          let v28;
+    const v23 = v12["options"];
+    let v24; b6: {
+      let v25;
+      if (v23 === undefined) {
+        v25 = c7(c8());
+      } else {
+        let v26 = null;
+        if (v23 !== null) {
+          let v27;
           b7: {
-            if (!Array.isArray(v24)) { v28 = INVALID; break b7; }
-            const v29 = new Array(v24.length);
-            for (let v30 = 0; v30 < v24.length; v30++) {
-              const v31 = v24[v30];
-              if (typeof v31 !== "string") { v28 = INVALID; break b7; }
-              v29[v30] = v31;
+            if (!Array.isArray(v23)) { v27 = INVALID; break b7; }
+            const v28 = new Array(v23.length);
+            for (let v29 = 0; v29 < v23.length; v29++) {
+              const v30 = v23[v29];
+              if (typeof v30 !== "string") { v27 = INVALID; break b7; }
+              v28[v29] = v30;
             }
-            { v28 = v29; break b7; }
+            { v27 = v28; break b7; }
           }
-          if (v28 === INVALID) b8: {
-            if (!c7(v24)) { v28 = INVALID; break b8; }
-            const v32 = {};
-            const v35 = Object.getOwnPropertySymbols(v24);
-            const v36 = Object.getOwnPropertyNames(v24);
-            for (let v37 = 0; v37 < v36.length; v37++) {
-              const v33 = v36[v37];
-              if (v33 === "__proto__" || !c8.call(v24, v33)) continue;
-              const v34 = v24[v33];
-              let v38;
+          if (v27 === INVALID) b8: {
+            if (typeof v23 !== "object" || v23 === null || Array.isArray(v23)) { v27 = INVALID; break b8; }
+            const v31 = {  };
+            for (const k in v23) {
+              if (k === "__proto__") continue;
+              const v32 = v23[k];
+              let v33;
               b9: {
-                if (typeof v34 !== "string") { v38 = INVALID; break b9; }
-                { v38 = v34; break b9; }
+                if (typeof v32 !== "string") { v33 = INVALID; break b9; }
+                { v33 = v32; break b9; }
               }
-              if (v38 === INVALID) b10: {
-                if (!Array.isArray(v34)) { v38 = INVALID; break b10; }
-                const v39 = new Array(v34.length);
-                for (let v40 = 0; v40 < v34.length; v40++) {
-                  const v41 = v34[v40];
-                  if (typeof v41 !== "string") { v38 = INVALID; break b10; }
-                  v39[v40] = v41;
+              if (v33 === INVALID) b10: {
+                if (!Array.isArray(v32)) { v33 = INVALID; break b10; }
+                const v34 = new Array(v32.length);
+                for (let v35 = 0; v35 < v32.length; v35++) {
+                  const v36 = v32[v35];
+                  if (typeof v36 !== "string") { v33 = INVALID; break b10; }
+                  v34[v35] = v36;
                 }
-                { v38 = v39; break b10; }
+                { v33 = v34; break b10; }
               }
-              if (v38 === INVALID) { v28 = INVALID; break b8; }
-              v32[v33] = v38;
+              if (v33 === INVALID) { v27 = INVALID; break b8; }
+              v31[k] = v33;
             }
-            for (let v37 = 0; v37 < v35.length; v37++) {
-              const v33 = v35[v37];
-              if (!c8.call(v24, v33)) continue;
-              { v28 = INVALID; break b8; }
-            }
-            { v28 = v32; break b8; }
+            { v27 = v31; break b8; }
           }
-          if (v28 === INVALID) { v25 = INVALID; break b6; }
-          v27 = v28;
+          if (v27 === INVALID) { v24 = INVALID; break b6; }
+          v26 = v27;
         }
-        v26 = v27;
+        v25 = v26 === undefined ? c7(c8()) : v26;
       }
-      const v42 = c9(v26);
-      if (v42 === INVALID) { v25 = INVALID; break b6; }
-      { v25 = v42; break b6; }
+      { v24 = v25; break b6; }
     }
-    if (v25 === INVALID) { v3 = INVALID; break b0; }
-    const v43 = v12["version"];
-    let v44; b11: {
+    if (v24 === INVALID) { v3 = INVALID; break b0; }
+    const v37 = v12["version"];
+    let v38; b11: {
+      let v39;
+      if (v37 === undefined) {
+        v39 = c7(c9());
+      } else {
+        let v40 = null;
+        if (v37 !== null) {
+          let v41;
+          b12: {
+            if (typeof v37 !== "string") { v41 = INVALID; break b12; }
+            { v41 = v37; break b12; }
+          }
+          if (v41 === INVALID) b13: {
+            if (typeof v37 !== "number" || !Number.isFinite(v37)) { v41 = INVALID; break b13; }
+            const v42 = c10(v37);
+            if (v42 === INVALID) { v41 = INVALID; break b13; }
+            { v41 = v42; break b13; }
+          }
+          if (v41 === INVALID) { v38 = INVALID; break b11; }
+          v40 = v41;
+        }
+        v39 = v40 === undefined ? c7(c9()) : v40;
+      }
+      { v38 = v39; break b11; }
+    }
+    if (v38 === INVALID) { v3 = INVALID; break b0; }
+    const v43 = v12["demo_link"];
+    let v44; b14: {
       let v45;
-      if (v43 !== undefined) {
+      if (v43 === undefined) {
+        v45 = c7(c11());
+      } else {
         let v46 = null;
         if (v43 !== null) {
-          let v47;
-          b12: {
-            if (typeof v43 !== "string") { v47 = INVALID; break b12; }
-            { v47 = v43; break b12; }
-          }
-          if (v47 === INVALID) b13: {
-            if (typeof v43 !== "number" || !Number.isFinite(v43)) { v47 = INVALID; break b13; }
-            const v48 = c10(v43);
-            if (v48 === INVALID) { v47 = INVALID; break b13; }
-            { v47 = v48; break b13; }
-          }
-          if (v47 === INVALID) { v44 = INVALID; break b11; }
-          v46 = v47;
+          if (typeof v43 !== "string") { v44 = INVALID; break b14; }
+          v46 = v43;
         }
-        v45 = v46;
+        v45 = v46 === undefined ? c7(c11()) : v46;
       }
-      const v49 = c11(v45);
-      if (v49 === INVALID) { v44 = INVALID; break b11; }
-      { v44 = v49; break b11; }
+      { v44 = v45; break b14; }
     }
     if (v44 === INVALID) { v3 = INVALID; break b0; }
-    const v50 = v12["demo_link"];
-    let v51; b14: {
-      let v52;
-      if (v50 !== undefined) {
-        let v53 = null;
-        if (v50 !== null) {
-          if (typeof v50 !== "string") { v51 = INVALID; break b14; }
-          v53 = v50;
-        }
-        v52 = v53;
-      }
-      const v54 = c12(v52);
-      if (v54 === INVALID) { v51 = INVALID; break b14; }
-      { v51 = v54; break b14; }
-    }
-    if (v51 === INVALID) { v3 = INVALID; break b0; }
-    const v55 = v12["tags"];
-    let v56; b15: {
-      let v57;
-      if (v55 !== undefined) {
-        let v58 = null;
-        if (v55 !== null) {
-          let v59;
+    const v47 = v12["tags"];
+    let v48; b15: {
+      let v49;
+      if (v47 !== undefined) {
+        let v50 = null;
+        if (v47 !== null) {
+          let v51;
           b16: {
-            if (!Array.isArray(v55)) { v59 = INVALID; break b16; }
-            const v60 = new Array(v55.length);
-            for (let v61 = 0; v61 < v55.length; v61++) {
-              const v62 = v55[v61];
-              let v63;
+            if (!Array.isArray(v47)) { v51 = INVALID; break b16; }
+            const v52 = new Array(v47.length);
+            for (let v53 = 0; v53 < v47.length; v53++) {
+              const v54 = v47[v53];
+              let v55;
               b17: {
-                if (typeof v62 !== "string") { v63 = INVALID; break b17; }
-                { v63 = v62; break b17; }
+                if (typeof v54 !== "string") { v55 = INVALID; break b17; }
+                { v55 = v54; break b17; }
               }
-              if (v63 === INVALID) b18: {
-                if (typeof v62 !== "number" || !Number.isFinite(v62)) { v63 = INVALID; break b18; }
-                { v63 = v62; break b18; }
+              if (v55 === INVALID) b18: {
+                if (typeof v54 !== "number" || !Number.isFinite(v54)) { v55 = INVALID; break b18; }
+                { v55 = v54; break b18; }
               }
-              if (v63 === INVALID) { v59 = INVALID; break b16; }
-              v60[v61] = v63;
+              if (v55 === INVALID) { v51 = INVALID; break b16; }
+              v52[v53] = v55;
             }
-            { v59 = v60; break b16; }
+            { v51 = v52; break b16; }
           }
-          if (v59 === INVALID) b19: {
-            if (typeof v55 !== "string") { v59 = INVALID; break b19; }
-            { v59 = v55; break b19; }
+          if (v51 === INVALID) b19: {
+            if (typeof v47 !== "string") { v51 = INVALID; break b19; }
+            { v51 = v47; break b19; }
           }
-          if (v59 === INVALID) { v56 = INVALID; break b15; }
-          v58 = v59;
+          if (v51 === INVALID) { v48 = INVALID; break b15; }
+          v50 = v51;
         }
-        v57 = v58;
+        v49 = v50;
       }
-      const v64 = c13(v57);
-      if (v64 === INVALID) { v56 = INVALID; break b15; }
-      { v56 = v64; break b15; }
+      const v56 = c12(v49);
+      if (v56 === INVALID) { v48 = INVALID; break b15; }
+      { v48 = v56; break b15; }
     }
-    if (v56 === INVALID) { v3 = INVALID; break b0; }
-    const v65 = v12["media"];
-    if (typeof v65 !== "object" || v65 === null || Array.isArray(v65)) { v3 = INVALID; break b0; }
-    const v66 = v65["thumbnail"];
-    if (typeof v66 !== "string") { v3 = INVALID; break b0; }
-    const v67 = v65["preview_image"];
-    let v68; b20: {
+    if (v48 === INVALID) { v3 = INVALID; break b0; }
+    const v57 = v12["media"];
+    if (typeof v57 !== "object" || v57 === null || Array.isArray(v57)) { v3 = INVALID; break b0; }
+    const v58 = v57["thumbnail"];
+    if (typeof v58 !== "string") { v3 = INVALID; break b0; }
+    const v59 = v57["preview_image"];
+    let v60; b20: {
+      let v61;
+      if (v59 !== undefined) {
+        let v62 = null;
+        if (v59 !== null) {
+          if (typeof v59 !== "string") { v60 = INVALID; break b20; }
+          v62 = v59;
+        }
+        v61 = v62;
+      }
+      { v60 = v61; break b20; }
+    }
+    if (v60 === INVALID) {
+      if ("preview_image" in v57) { v3 = INVALID; break b0; }
+      v60 = undefined;
+    }
+    const v63 = v57["preview_video"];
+    let v64; b21: {
+      let v65;
+      if (v63 !== undefined) {
+        let v66 = null;
+        if (v63 !== null) {
+          if (typeof v63 !== "string") { v64 = INVALID; break b21; }
+          v66 = v63;
+        }
+        v65 = v66;
+      }
+      { v64 = v65; break b21; }
+    }
+    if (v64 === INVALID) {
+      if ("preview_video" in v57) { v3 = INVALID; break b0; }
+      v64 = undefined;
+    }
+    const v67 = v57["preview_audio"];
+    let v68; b22: {
       let v69;
       if (v67 !== undefined) {
         let v70 = null;
         if (v67 !== null) {
-          if (typeof v67 !== "string") { v68 = INVALID; break b20; }
+          if (typeof v67 !== "string") { v68 = INVALID; break b22; }
           v70 = v67;
         }
         v69 = v70;
       }
-      { v68 = v69; break b20; }
+      { v68 = v69; break b22; }
     }
     if (v68 === INVALID) {
-      if ("preview_image" in v65) { v3 = INVALID; break b0; }
+      if ("preview_audio" in v57) { v3 = INVALID; break b0; }
       v68 = undefined;
     }
-    const v71 = v65["preview_video"];
-    let v72; b21: {
-      let v73;
-      if (v71 !== undefined) {
-        let v74 = null;
-        if (v71 !== null) {
-          if (typeof v71 !== "string") { v72 = INVALID; break b21; }
-          v74 = v71;
-        }
-        v73 = v74;
+    const v71 = v57["screenshots"];
+    let v72; b23: {
+      const v73 = c13(v71);
+      if (v73 === INVALID) { v72 = INVALID; break b23; }
+      if (!Array.isArray(v73)) { v72 = INVALID; break b23; }
+      const v74 = new Array(v73.length);
+      for (let v75 = 0; v75 < v73.length; v75++) {
+        const v76 = v73[v75];
+        if (typeof v76 !== "string") { v72 = INVALID; break b23; }
+        v74[v75] = v76;
       }
-      { v72 = v73; break b21; }
+      { v72 = v74; break b23; }
     }
-    if (v72 === INVALID) {
-      if ("preview_video" in v65) { v3 = INVALID; break b0; }
-      v72 = undefined;
-    }
-    const v75 = v65["preview_audio"];
-    let v76; b22: {
-      let v77;
-      if (v75 !== undefined) {
-        let v78 = null;
-        if (v75 !== null) {
-          if (typeof v75 !== "string") { v76 = INVALID; break b22; }
-          v78 = v75;
-        }
-        v77 = v78;
-      }
-      { v76 = v77; break b22; }
-    }
-    if (v76 === INVALID) {
-      if ("preview_audio" in v65) { v3 = INVALID; break b0; }
-      v76 = undefined;
-    }
-    const v79 = v65["screenshots"];
-    let v80; b23: {
-      let v81;
-      if (v79 !== undefined) {
-        let v82 = null;
-        if (v79 !== null) {
-          const v83 = c14(v79);
-          if (v83 === INVALID) { v80 = INVALID; break b23; }
-          if (!Array.isArray(v83)) { v80 = INVALID; break b23; }
-          const v84 = new Array(v83.length);
-          for (let v85 = 0; v85 < v83.length; v85++) {
-            const v86 = v83[v85];
-            if (typeof v86 !== "string") { v80 = INVALID; break b23; }
-            v84[v85] = v86;
-          }
-          v82 = v84;
-        }
-        v81 = v82;
-      }
-      const v87 = c15(v81);
-      if (v87 === INVALID) { v80 = INVALID; break b23; }
-      { v80 = v87; break b23; }
-    }
-    if (v80 === INVALID) { v3 = INVALID; break b0; }
-    const v88 = {};
-    v88["thumbnail"] = v66;
-    if ("preview_image" in v65) v88["preview_image"] = v68;
-    if ("preview_video" in v65) v88["preview_video"] = v72;
-    if ("preview_audio" in v65) v88["preview_audio"] = v76;
-    if (v80 !== undefined || "screenshots" in v65) v88["screenshots"] = v80;
-    const v89 = c16(v88);
-    if (v89 === INVALID) { v3 = INVALID; break b0; }
-    const v90 = v12["price"];
-    if (typeof v90 !== "object" || v90 === null || Array.isArray(v90)) { v3 = INVALID; break b0; }
-    const v91 = v90["regular"];
-    let v92;
+    if (v72 === INVALID) { v3 = INVALID; break b0; }
+    const v77 = {};
+    v77["thumbnail"] = v58;
+    if ("preview_image" in v57) v77["preview_image"] = v60;
+    if ("preview_video" in v57) v77["preview_video"] = v64;
+    if ("preview_audio" in v57) v77["preview_audio"] = v68;
+    v77["screenshots"] = v72;
+    const v78 = c14(v77);
+    if (v78 === INVALID) { v3 = INVALID; break b0; }
+    const v79 = v12["price"];
+    if (typeof v79 !== "object" || v79 === null || Array.isArray(v79)) { v3 = INVALID; break b0; }
+    const v80 = v79["regular"];
+    let v81;
     b24: {
-      if (typeof v91 !== "number" || !Number.isFinite(v91)) { v92 = INVALID; break b24; }
-      { v92 = v91; break b24; }
+      if (typeof v80 !== "number" || !Number.isFinite(v80)) { v81 = INVALID; break b24; }
+      { v81 = v80; break b24; }
     }
-    if (v92 === INVALID) b25: {
-      if (typeof v91 !== "string") { v92 = INVALID; break b25; }
+    if (v81 === INVALID) b25: {
+      if (typeof v80 !== "string") { v81 = INVALID; break b25; }
       c2.lastIndex = 0;
-      if (!c2.test(v91)) { v92 = INVALID; break b25; }
-      const v93 = c17(v91);
-      if (v93 === INVALID) { v92 = INVALID; break b25; }
-      { v92 = v93; break b25; }
+      if (!c2.test(v80)) { v81 = INVALID; break b25; }
+      const v82 = c15(v80);
+      if (v82 === INVALID) { v81 = INVALID; break b25; }
+      { v81 = v82; break b25; }
     }
-    if (v92 === INVALID) { v3 = INVALID; break b0; }
-    const v94 = v90["extended"];
-    let v95;
+    if (v81 === INVALID) { v3 = INVALID; break b0; }
+    const v83 = v79["extended"];
+    let v84;
     b26: {
-      if (typeof v94 !== "number" || !Number.isFinite(v94)) { v95 = INVALID; break b26; }
-      { v95 = v94; break b26; }
+      if (typeof v83 !== "number" || !Number.isFinite(v83)) { v84 = INVALID; break b26; }
+      { v84 = v83; break b26; }
     }
-    if (v95 === INVALID) b27: {
-      if (typeof v94 !== "string") { v95 = INVALID; break b27; }
+    if (v84 === INVALID) b27: {
+      if (typeof v83 !== "string") { v84 = INVALID; break b27; }
       c2.lastIndex = 0;
-      if (!c2.test(v94)) { v95 = INVALID; break b27; }
-      const v96 = c18(v94);
-      if (v96 === INVALID) { v95 = INVALID; break b27; }
-      { v95 = v96; break b27; }
+      if (!c2.test(v83)) { v84 = INVALID; break b27; }
+      const v85 = c16(v83);
+      if (v85 === INVALID) { v84 = INVALID; break b27; }
+      { v84 = v85; break b27; }
+    }
+    if (v84 === INVALID) { v3 = INVALID; break b0; }
+    const v86 = {};
+    if (v81 !== undefined || "regular" in v79) v86["regular"] = v81;
+    if (v84 !== undefined || "extended" in v79) v86["extended"] = v84;
+    const v87 = v12["currency"];
+    if (typeof v87 !== "string") { v3 = INVALID; break b0; }
+    const v88 = v12["published_at"];
+    if (typeof v88 !== "string") { v3 = INVALID; break b0; }
+    const v89 = {};
+    if (v14 !== undefined || "id" in v12) v89["id"] = v14;
+    v89["name"] = v16;
+    v89["description"] = v17;
+    v89["category"] = v18;
+    v89["sub_category"] = v20;
+    v89["options"] = v24;
+    v89["version"] = v38;
+    v89["demo_link"] = v44;
+    if (v48 !== undefined || "tags" in v12) v89["tags"] = v48;
+    if (v78 !== undefined || "media" in v12) v89["media"] = v78;
+    v89["price"] = v86;
+    v89["currency"] = v87;
+    v89["published_at"] = v88;
+    const v90 = v5["supported_until"];
+    let v91; b28: {
+      const v92 = c17(v90);
+      if (v92 === INVALID) { v91 = INVALID; break b28; }
+      let v93;
+      if (v92 !== undefined) {
+        if (typeof v92 !== "string") { v91 = INVALID; break b28; }
+        v93 = v92;
+      }
+      { v91 = v93; break b28; }
+    }
+    if (v91 === INVALID) {
+      if ("supported_until" in v5) { v3 = INVALID; break b0; }
+      v91 = undefined;
+    }
+    const v94 = v5["downloaded"];
+    let v95;
+    b29: {
+      if (typeof v94 !== "boolean") { v95 = INVALID; break b29; }
+      { v95 = v94; break b29; }
+    }
+    if (v95 === INVALID) b30: {
+      if (!c18.has(v94)) { v95 = INVALID; break b30; }
+      const v96 = c19(v94);
+      if (v96 === INVALID) { v95 = INVALID; break b30; }
+      { v95 = v96; break b30; }
     }
     if (v95 === INVALID) { v3 = INVALID; break b0; }
-    const v97 = {};
-    if (v92 !== undefined || "regular" in v90) v97["regular"] = v92;
-    if (v95 !== undefined || "extended" in v90) v97["extended"] = v95;
-    const v98 = v12["currency"];
-    if (typeof v98 !== "string") { v3 = INVALID; break b0; }
-    const v99 = v12["published_at"];
-    if (typeof v99 !== "string") { v3 = INVALID; break b0; }
+    const v97 = v5["date"];
+    if (typeof v97 !== "string") { v3 = INVALID; break b0; }
+    const v98 = {};
+    v98["purchase_code"] = v6;
+    v98["license_type"] = v7;
+    if (v9 !== undefined || "price" in v5) v98["price"] = v9;
+    v98["currency"] = v11;
+    v98["item"] = v89;
+    if ("supported_until" in v5) v98["supported_until"] = v91;
+    if (v95 !== undefined || "downloaded" in v5) v98["downloaded"] = v95;
+    v98["date"] = v97;
+    const v99 = c20(v98);
+    if (v99 === INVALID) { v3 = INVALID; break b0; }
     const v100 = {};
-    if (v14 !== undefined || "id" in v12) v100["id"] = v14;
-    v100["name"] = v16;
-    v100["description"] = v17;
-    v100["category"] = v18;
-    if (v20 !== undefined || "sub_category" in v12) v100["sub_category"] = v20;
-    if (v25 !== undefined || "options" in v12) v100["options"] = v25;
-    if (v44 !== undefined || "version" in v12) v100["version"] = v44;
-    if (v51 !== undefined || "demo_link" in v12) v100["demo_link"] = v51;
-    if (v56 !== undefined || "tags" in v12) v100["tags"] = v56;
-    if (v89 !== undefined || "media" in v12) v100["media"] = v89;
-    v100["price"] = v97;
-    v100["currency"] = v98;
-    v100["published_at"] = v99;
-    const v101 = v5["supported_until"];
-    let v102; b28: {
-      const v103 = c19(v101);
-      if (v103 === INVALID) { v102 = INVALID; break b28; }
-      let v104;
-      if (v103 !== undefined) {
-        if (typeof v103 !== "string") { v102 = INVALID; break b28; }
-        v104 = v103;
-      }
-      { v102 = v104; break b28; }
-    }
-    if (v102 === INVALID) {
-      if ("supported_until" in v5) { v3 = INVALID; break b0; }
-      v102 = undefined;
-    }
-    const v105 = v5["downloaded"];
-    let v106;
-    b29: {
-      if (typeof v105 !== "boolean") { v106 = INVALID; break b29; }
-      { v106 = v105; break b29; }
-    }
-    if (v106 === INVALID) b30: {
-      if (!c20.has(v105)) { v106 = INVALID; break b30; }
-      const v107 = c21(v105);
-      if (v107 === INVALID) { v106 = INVALID; break b30; }
-      { v106 = v107; break b30; }
-    }
-    if (v106 === INVALID) { v3 = INVALID; break b0; }
-    const v108 = v5["date"];
-    if (typeof v108 !== "string") { v3 = INVALID; break b0; }
-    const v109 = {};
-    v109["purchase_code"] = v6;
-    v109["license_type"] = v7;
-    if (v9 !== undefined || "price" in v5) v109["price"] = v9;
-    v109["currency"] = v11;
-    v109["item"] = v100;
-    if ("supported_until" in v5) v109["supported_until"] = v102;
-    if (v106 !== undefined || "downloaded" in v5) v109["downloaded"] = v106;
-    v109["date"] = v108;
-    const v110 = c22(v109);
-    if (v110 === INVALID) { v3 = INVALID; break b0; }
-    const v111 = {};
-    if (v110 !== undefined || "purchase" in v2) v111["purchase"] = v110;
-    v4 = v111;
+    if (v99 !== undefined || "purchase" in v2) v100["purchase"] = v99;
+    v4 = v100;
   }
   { v3 = v4; break b0; }
 }
@@ -1436,412 +1379,394 @@ if (v3 === INVALID) {
   if ("data" in input) return INVALID;
   v3 = undefined;
 }
-const v112 = input["item"];
-let v113; b31: {
-  let v114;
-  if (v112 !== undefined) {
-    if (typeof v112 !== "object" || v112 === null || Array.isArray(v112)) { v113 = INVALID; break b31; }
-    const v115 = v112["purchase_code"];
-    if (typeof v115 !== "string") { v113 = INVALID; break b31; }
-    const v116 = v112["license_type"];
-    if (typeof v116 !== "string") { v113 = INVALID; break b31; }
-    const v117 = v112["price"];
-    let v118;
+const v101 = input["item"];
+let v102; b31: {
+  let v103;
+  if (v101 !== undefined) {
+    if (typeof v101 !== "object" || v101 === null || Array.isArray(v101)) { v102 = INVALID; break b31; }
+    const v104 = v101["purchase_code"];
+    if (typeof v104 !== "string") { v102 = INVALID; break b31; }
+    const v105 = v101["license_type"];
+    if (typeof v105 !== "string") { v102 = INVALID; break b31; }
+    const v106 = v101["price"];
+    let v107;
     b32: {
-      if (typeof v117 !== "number" || !Number.isFinite(v117)) { v118 = INVALID; break b32; }
-      { v118 = v117; break b32; }
+      if (typeof v106 !== "number" || !Number.isFinite(v106)) { v107 = INVALID; break b32; }
+      { v107 = v106; break b32; }
     }
-    if (v118 === INVALID) b33: {
-      if (typeof v117 !== "string") { v118 = INVALID; break b33; }
+    if (v107 === INVALID) b33: {
+      if (typeof v106 !== "string") { v107 = INVALID; break b33; }
       c2.lastIndex = 0;
-      if (!c2.test(v117)) { v118 = INVALID; break b33; }
-      const v119 = c23(v117);
-      if (v119 === INVALID) { v118 = INVALID; break b33; }
-      { v118 = v119; break b33; }
+      if (!c2.test(v106)) { v107 = INVALID; break b33; }
+      const v108 = c21(v106);
+      if (v108 === INVALID) { v107 = INVALID; break b33; }
+      { v107 = v108; break b33; }
     }
-    if (v118 === INVALID) { v113 = INVALID; break b31; }
-    const v120 = v112["currency"];
-    if (typeof v120 !== "string") { v113 = INVALID; break b31; }
-    const v121 = v112["item"];
-    if (typeof v121 !== "object" || v121 === null || Array.isArray(v121)) { v113 = INVALID; break b31; }
-    const v122 = v121["id"];
-    let v123;
+    if (v107 === INVALID) { v102 = INVALID; break b31; }
+    const v109 = v101["currency"];
+    if (typeof v109 !== "string") { v102 = INVALID; break b31; }
+    const v110 = v101["item"];
+    if (typeof v110 !== "object" || v110 === null || Array.isArray(v110)) { v102 = INVALID; break b31; }
+    const v111 = v110["id"];
+    let v112;
     b34: {
-      if (typeof v122 !== "number" || !Number.isFinite(v122)) { v123 = INVALID; break b34; }
-      if (!Number.isSafeInteger(v122)) { v123 = INVALID; break b34; }
-      { v123 = v122; break b34; }
+      if (typeof v111 !== "number" || !Number.isFinite(v111)) { v112 = INVALID; break b34; }
+      if (!Number.isSafeInteger(v111)) { v112 = INVALID; break b34; }
+      { v112 = v111; break b34; }
     }
-    if (v123 === INVALID) b35: {
-      if (typeof v122 !== "string") { v123 = INVALID; break b35; }
+    if (v112 === INVALID) b35: {
+      if (typeof v111 !== "string") { v112 = INVALID; break b35; }
       c4.lastIndex = 0;
-      if (!c4.test(v122)) { v123 = INVALID; break b35; }
-      const v124 = c24(v122);
-      if (v124 === INVALID) { v123 = INVALID; break b35; }
-      { v123 = v124; break b35; }
+      if (!c4.test(v111)) { v112 = INVALID; break b35; }
+      const v113 = c22(v111);
+      if (v113 === INVALID) { v112 = INVALID; break b35; }
+      { v112 = v113; break b35; }
     }
-    if (v123 === INVALID) { v113 = INVALID; break b31; }
-    const v125 = v121["name"];
-    if (typeof v125 !== "string") { v113 = INVALID; break b31; }
-    const v126 = v121["description"];
-    if (typeof v126 !== "string") { v113 = INVALID; break b31; }
-    const v127 = v121["category"];
-    if (typeof v127 !== "string") { v113 = INVALID; break b31; }
-    const v128 = v121["sub_category"];
-    let v129; b36: {
-      let v130;
-      if (v128 !== undefined) {
-        let v131 = null;
-        if (v128 !== null) {
-          if (typeof v128 !== "string") { v129 = INVALID; break b36; }
-          v131 = v128;
+    if (v112 === INVALID) { v102 = INVALID; break b31; }
+    const v114 = v110["name"];
+    if (typeof v114 !== "string") { v102 = INVALID; break b31; }
+    const v115 = v110["description"];
+    if (typeof v115 !== "string") { v102 = INVALID; break b31; }
+    const v116 = v110["category"];
+    if (typeof v116 !== "string") { v102 = INVALID; break b31; }
+    const v117 = v110["sub_category"];
+    let v118; b36: {
+      let v119;
+      if (v117 === undefined) {
+        v119 = c7(c23());
+      } else {
+        let v120 = null;
+        if (v117 !== null) {
+          if (typeof v117 !== "string") { v118 = INVALID; break b36; }
+          v120 = v117;
         }
-        v130 = v131;
+        v119 = v120 === undefined ? c7(c23()) : v120;
       }
-      const v132 = c25(v130);
-      if (v132 === INVALID) { v129 = INVALID; break b36; }
-      { v129 = v132; break b36; }
+      { v118 = v119; break b36; }
     }
-    if (v129 === INVALID) { v113 = INVALID; break b31; }
-    const v133 = v121["options"];
-    let v134; b37: {
-      let v135;
-      if (v133 !== undefined) {
-        let v136 = null;
-        if (v133 !== null) {
-          let v137;
+    if (v118 === INVALID) { v102 = INVALID; break b31; }
+    const v121 = v110["options"];
+    let v122; b37: {
+      let v123;
+      if (v121 === undefined) {
+        v123 = c7(c24());
+      } else {
+        let v124 = null;
+        if (v121 !== null) {
+          let v125;
           b38: {
-            if (!Array.isArray(v133)) { v137 = INVALID; break b38; }
-            const v138 = new Array(v133.length);
-            for (let v139 = 0; v139 < v133.length; v139++) {
-              const v140 = v133[v139];
-              if (typeof v140 !== "string") { v137 = INVALID; break b38; }
-              v138[v139] = v140;
+            if (!Array.isArray(v121)) { v125 = INVALID; break b38; }
+            const v126 = new Array(v121.length);
+            for (let v127 = 0; v127 < v121.length; v127++) {
+              const v128 = v121[v127];
+              if (typeof v128 !== "string") { v125 = INVALID; break b38; }
+              v126[v127] = v128;
             }
-            { v137 = v138; break b38; }
+            { v125 = v126; break b38; }
           }
-          if (v137 === INVALID) b39: {
-            if (!c7(v133)) { v137 = INVALID; break b39; }
-            const v141 = {};
-            const v144 = Object.getOwnPropertySymbols(v133);
-            const v145 = Object.getOwnPropertyNames(v133);
-            for (let v146 = 0; v146 < v145.length; v146++) {
-              const v142 = v145[v146];
-              if (v142 === "__proto__" || !c8.call(v133, v142)) continue;
-              const v143 = v133[v142];
-              let v147;
+          if (v125 === INVALID) b39: {
+            if (typeof v121 !== "object" || v121 === null || Array.isArray(v121)) { v125 = INVALID; break b39; }
+            const v129 = {  };
+            for (const k in v121) {
+              if (k === "__proto__") continue;
+              const v130 = v121[k];
+              let v131;
               b40: {
-                if (typeof v143 !== "string") { v147 = INVALID; break b40; }
-                { v147 = v143; break b40; }
+                if (typeof v130 !== "string") { v131 = INVALID; break b40; }
+                { v131 = v130; break b40; }
               }
-              if (v147 === INVALID) b41: {
-                if (!Array.isArray(v143)) { v147 = INVALID; break b41; }
-                const v148 = new Array(v143.length);
-                for (let v149 = 0; v149 < v143.length; v149++) {
-                  const v150 = v143[v149];
-                  if (typeof v150 !== "string") { v147 = INVALID; break b41; }
-                  v148[v149] = v150;
+              if (v131 === INVALID) b41: {
+                if (!Array.isArray(v130)) { v131 = INVALID; break b41; }
+                const v132 = new Array(v130.length);
+                for (let v133 = 0; v133 < v130.length; v133++) {
+                  const v134 = v130[v133];
+                  if (typeof v134 !== "string") { v131 = INVALID; break b41; }
+                  v132[v133] = v134;
                 }
-                { v147 = v148; break b41; }
+                { v131 = v132; break b41; }
               }
-              if (v147 === INVALID) { v137 = INVALID; break b39; }
-              v141[v142] = v147;
+              if (v131 === INVALID) { v125 = INVALID; break b39; }
+              v129[k] = v131;
             }
-            for (let v146 = 0; v146 < v144.length; v146++) {
-              const v142 = v144[v146];
-              if (!c8.call(v133, v142)) continue;
-              { v137 = INVALID; break b39; }
-            }
-            { v137 = v141; break b39; }
+            { v125 = v129; break b39; }
           }
-          if (v137 === INVALID) { v134 = INVALID; break b37; }
-          v136 = v137;
+          if (v125 === INVALID) { v122 = INVALID; break b37; }
+          v124 = v125;
         }
-        v135 = v136;
+        v123 = v124 === undefined ? c7(c24()) : v124;
       }
-      const v151 = c26(v135);
-      if (v151 === INVALID) { v134 = INVALID; break b37; }
-      { v134 = v151; break b37; }
+      { v122 = v123; break b37; }
     }
-    if (v134 === INVALID) { v113 = INVALID; break b31; }
-    const v152 = v121["version"];
-    let v153; b42: {
-      let v154;
-      if (v152 !== undefined) {
-        let v155 = null;
-        if (v152 !== null) {
-          let v156;
+    if (v122 === INVALID) { v102 = INVALID; break b31; }
+    const v135 = v110["version"];
+    let v136; b42: {
+      let v137;
+      if (v135 === undefined) {
+        v137 = c7(c25());
+      } else {
+        let v138 = null;
+        if (v135 !== null) {
+          let v139;
           b43: {
-            if (typeof v152 !== "string") { v156 = INVALID; break b43; }
-            { v156 = v152; break b43; }
+            if (typeof v135 !== "string") { v139 = INVALID; break b43; }
+            { v139 = v135; break b43; }
           }
-          if (v156 === INVALID) b44: {
-            if (typeof v152 !== "number" || !Number.isFinite(v152)) { v156 = INVALID; break b44; }
-            const v157 = c27(v152);
-            if (v157 === INVALID) { v156 = INVALID; break b44; }
-            { v156 = v157; break b44; }
+          if (v139 === INVALID) b44: {
+            if (typeof v135 !== "number" || !Number.isFinite(v135)) { v139 = INVALID; break b44; }
+            const v140 = c26(v135);
+            if (v140 === INVALID) { v139 = INVALID; break b44; }
+            { v139 = v140; break b44; }
           }
-          if (v156 === INVALID) { v153 = INVALID; break b42; }
-          v155 = v156;
+          if (v139 === INVALID) { v136 = INVALID; break b42; }
+          v138 = v139;
         }
-        v154 = v155;
+        v137 = v138 === undefined ? c7(c25()) : v138;
       }
-      const v158 = c28(v154);
-      if (v158 === INVALID) { v153 = INVALID; break b42; }
-      { v153 = v158; break b42; }
+      { v136 = v137; break b42; }
     }
-    if (v153 === INVALID) { v113 = INVALID; break b31; }
-    const v159 = v121["demo_link"];
-    let v160; b45: {
-      let v161;
-      if (v159 !== undefined) {
-        let v162 = null;
-        if (v159 !== null) {
-          if (typeof v159 !== "string") { v160 = INVALID; break b45; }
-          v162 = v159;
+    if (v136 === INVALID) { v102 = INVALID; break b31; }
+    const v141 = v110["demo_link"];
+    let v142; b45: {
+      let v143;
+      if (v141 === undefined) {
+        v143 = c7(c27());
+      } else {
+        let v144 = null;
+        if (v141 !== null) {
+          if (typeof v141 !== "string") { v142 = INVALID; break b45; }
+          v144 = v141;
         }
-        v161 = v162;
+        v143 = v144 === undefined ? c7(c27()) : v144;
       }
-      const v163 = c29(v161);
-      if (v163 === INVALID) { v160 = INVALID; break b45; }
-      { v160 = v163; break b45; }
+      { v142 = v143; break b45; }
     }
-    if (v160 === INVALID) { v113 = INVALID; break b31; }
-    const v164 = v121["tags"];
-    let v165; b46: {
-      let v166;
-      if (v164 !== undefined) {
-        let v167 = null;
-        if (v164 !== null) {
-          let v168;
+    if (v142 === INVALID) { v102 = INVALID; break b31; }
+    const v145 = v110["tags"];
+    let v146; b46: {
+      let v147;
+      if (v145 !== undefined) {
+        let v148 = null;
+        if (v145 !== null) {
+          let v149;
           b47: {
-            if (!Array.isArray(v164)) { v168 = INVALID; break b47; }
-            const v169 = new Array(v164.length);
-            for (let v170 = 0; v170 < v164.length; v170++) {
-              const v171 = v164[v170];
-              let v172;
+            if (!Array.isArray(v145)) { v149 = INVALID; break b47; }
+            const v150 = new Array(v145.length);
+            for (let v151 = 0; v151 < v145.length; v151++) {
+              const v152 = v145[v151];
+              let v153;
               b48: {
-                if (typeof v171 !== "string") { v172 = INVALID; break b48; }
-                { v172 = v171; break b48; }
+                if (typeof v152 !== "string") { v153 = INVALID; break b48; }
+                { v153 = v152; break b48; }
               }
-              if (v172 === INVALID) b49: {
-                if (typeof v171 !== "number" || !Number.isFinite(v171)) { v172 = INVALID; break b49; }
-                { v172 = v171; break b49; }
+              if (v153 === INVALID) b49: {
+                if (typeof v152 !== "number" || !Number.isFinite(v152)) { v153 = INVALID; break b49; }
+                { v153 = v152; break b49; }
               }
-              if (v172 === INVALID) { v168 = INVALID; break b47; }
-              v169[v170] = v172;
+              if (v153 === INVALID) { v149 = INVALID; break b47; }
+              v150[v151] = v153;
             }
-            { v168 = v169; break b47; }
+            { v149 = v150; break b47; }
           }
-          if (v168 === INVALID) b50: {
-            if (typeof v164 !== "string") { v168 = INVALID; break b50; }
-            { v168 = v164; break b50; }
+          if (v149 === INVALID) b50: {
+            if (typeof v145 !== "string") { v149 = INVALID; break b50; }
+            { v149 = v145; break b50; }
           }
-          if (v168 === INVALID) { v165 = INVALID; break b46; }
-          v167 = v168;
+          if (v149 === INVALID) { v146 = INVALID; break b46; }
+          v148 = v149;
         }
-        v166 = v167;
+        v147 = v148;
       }
-      const v173 = c30(v166);
-      if (v173 === INVALID) { v165 = INVALID; break b46; }
-      { v165 = v173; break b46; }
+      const v154 = c28(v147);
+      if (v154 === INVALID) { v146 = INVALID; break b46; }
+      { v146 = v154; break b46; }
     }
-    if (v165 === INVALID) { v113 = INVALID; break b31; }
-    const v174 = v121["media"];
-    if (typeof v174 !== "object" || v174 === null || Array.isArray(v174)) { v113 = INVALID; break b31; }
-    const v175 = v174["thumbnail"];
-    if (typeof v175 !== "string") { v113 = INVALID; break b31; }
-    const v176 = v174["preview_image"];
-    let v177; b51: {
-      let v178;
-      if (v176 !== undefined) {
-        let v179 = null;
-        if (v176 !== null) {
-          if (typeof v176 !== "string") { v177 = INVALID; break b51; }
-          v179 = v176;
+    if (v146 === INVALID) { v102 = INVALID; break b31; }
+    const v155 = v110["media"];
+    if (typeof v155 !== "object" || v155 === null || Array.isArray(v155)) { v102 = INVALID; break b31; }
+    const v156 = v155["thumbnail"];
+    if (typeof v156 !== "string") { v102 = INVALID; break b31; }
+    const v157 = v155["preview_image"];
+    let v158; b51: {
+      let v159;
+      if (v157 !== undefined) {
+        let v160 = null;
+        if (v157 !== null) {
+          if (typeof v157 !== "string") { v158 = INVALID; break b51; }
+          v160 = v157;
         }
-        v178 = v179;
+        v159 = v160;
       }
-      { v177 = v178; break b51; }
+      { v158 = v159; break b51; }
     }
-    if (v177 === INVALID) {
-      if ("preview_image" in v174) { v113 = INVALID; break b31; }
-      v177 = undefined;
+    if (v158 === INVALID) {
+      if ("preview_image" in v155) { v102 = INVALID; break b31; }
+      v158 = undefined;
     }
-    const v180 = v174["preview_video"];
-    let v181; b52: {
-      let v182;
-      if (v180 !== undefined) {
-        let v183 = null;
-        if (v180 !== null) {
-          if (typeof v180 !== "string") { v181 = INVALID; break b52; }
-          v183 = v180;
+    const v161 = v155["preview_video"];
+    let v162; b52: {
+      let v163;
+      if (v161 !== undefined) {
+        let v164 = null;
+        if (v161 !== null) {
+          if (typeof v161 !== "string") { v162 = INVALID; break b52; }
+          v164 = v161;
         }
-        v182 = v183;
+        v163 = v164;
       }
-      { v181 = v182; break b52; }
+      { v162 = v163; break b52; }
     }
-    if (v181 === INVALID) {
-      if ("preview_video" in v174) { v113 = INVALID; break b31; }
-      v181 = undefined;
+    if (v162 === INVALID) {
+      if ("preview_video" in v155) { v102 = INVALID; break b31; }
+      v162 = undefined;
     }
-    const v184 = v174["preview_audio"];
-    let v185; b53: {
-      let v186;
-      if (v184 !== undefined) {
-        let v187 = null;
-        if (v184 !== null) {
-          if (typeof v184 !== "string") { v185 = INVALID; break b53; }
-          v187 = v184;
+    const v165 = v155["preview_audio"];
+    let v166; b53: {
+      let v167;
+      if (v165 !== undefined) {
+        let v168 = null;
+        if (v165 !== null) {
+          if (typeof v165 !== "string") { v166 = INVALID; break b53; }
+          v168 = v165;
         }
-        v186 = v187;
+        v167 = v168;
       }
-      { v185 = v186; break b53; }
+      { v166 = v167; break b53; }
     }
-    if (v185 === INVALID) {
-      if ("preview_audio" in v174) { v113 = INVALID; break b31; }
-      v185 = undefined;
+    if (v166 === INVALID) {
+      if ("preview_audio" in v155) { v102 = INVALID; break b31; }
+      v166 = undefined;
     }
-    const v188 = v174["screenshots"];
-    let v189; b54: {
-      let v190;
-      if (v188 !== undefined) {
-        let v191 = null;
-        if (v188 !== null) {
-          const v192 = c31(v188);
-          if (v192 === INVALID) { v189 = INVALID; break b54; }
-          if (!Array.isArray(v192)) { v189 = INVALID; break b54; }
-          const v193 = new Array(v192.length);
-          for (let v194 = 0; v194 < v192.length; v194++) {
-            const v195 = v192[v194];
-            if (typeof v195 !== "string") { v189 = INVALID; break b54; }
-            v193[v194] = v195;
-          }
-          v191 = v193;
-        }
-        v190 = v191;
+    const v169 = v155["screenshots"];
+    let v170; b54: {
+      const v171 = c29(v169);
+      if (v171 === INVALID) { v170 = INVALID; break b54; }
+      if (!Array.isArray(v171)) { v170 = INVALID; break b54; }
+      const v172 = new Array(v171.length);
+      for (let v173 = 0; v173 < v171.length; v173++) {
+        const v174 = v171[v173];
+        if (typeof v174 !== "string") { v170 = INVALID; break b54; }
+        v172[v173] = v174;
       }
-      const v196 = c32(v190);
-      if (v196 === INVALID) { v189 = INVALID; break b54; }
-      { v189 = v196; break b54; }
+      { v170 = v172; break b54; }
     }
-    if (v189 === INVALID) { v113 = INVALID; break b31; }
-    const v197 = {};
-    v197["thumbnail"] = v175;
-    if ("preview_image" in v174) v197["preview_image"] = v177;
-    if ("preview_video" in v174) v197["preview_video"] = v181;
-    if ("preview_audio" in v174) v197["preview_audio"] = v185;
-    if (v189 !== undefined || "screenshots" in v174) v197["screenshots"] = v189;
-    const v198 = c33(v197);
-    if (v198 === INVALID) { v113 = INVALID; break b31; }
-    const v199 = v121["price"];
-    if (typeof v199 !== "object" || v199 === null || Array.isArray(v199)) { v113 = INVALID; break b31; }
-    const v200 = v199["regular"];
-    let v201;
+    if (v170 === INVALID) { v102 = INVALID; break b31; }
+    const v175 = {};
+    v175["thumbnail"] = v156;
+    if ("preview_image" in v155) v175["preview_image"] = v158;
+    if ("preview_video" in v155) v175["preview_video"] = v162;
+    if ("preview_audio" in v155) v175["preview_audio"] = v166;
+    v175["screenshots"] = v170;
+    const v176 = c30(v175);
+    if (v176 === INVALID) { v102 = INVALID; break b31; }
+    const v177 = v110["price"];
+    if (typeof v177 !== "object" || v177 === null || Array.isArray(v177)) { v102 = INVALID; break b31; }
+    const v178 = v177["regular"];
+    let v179;
     b55: {
-      if (typeof v200 !== "number" || !Number.isFinite(v200)) { v201 = INVALID; break b55; }
-      { v201 = v200; break b55; }
+      if (typeof v178 !== "number" || !Number.isFinite(v178)) { v179 = INVALID; break b55; }
+      { v179 = v178; break b55; }
     }
-    if (v201 === INVALID) b56: {
-      if (typeof v200 !== "string") { v201 = INVALID; break b56; }
+    if (v179 === INVALID) b56: {
+      if (typeof v178 !== "string") { v179 = INVALID; break b56; }
       c2.lastIndex = 0;
-      if (!c2.test(v200)) { v201 = INVALID; break b56; }
-      const v202 = c34(v200);
-      if (v202 === INVALID) { v201 = INVALID; break b56; }
-      { v201 = v202; break b56; }
+      if (!c2.test(v178)) { v179 = INVALID; break b56; }
+      const v180 = c31(v178);
+      if (v180 === INVALID) { v179 = INVALID; break b56; }
+      { v179 = v180; break b56; }
     }
-    if (v201 === INVALID) { v113 = INVALID; break b31; }
-    const v203 = v199["extended"];
-    let v204;
+    if (v179 === INVALID) { v102 = INVALID; break b31; }
+    const v181 = v177["extended"];
+    let v182;
     b57: {
-      if (typeof v203 !== "number" || !Number.isFinite(v203)) { v204 = INVALID; break b57; }
-      { v204 = v203; break b57; }
+      if (typeof v181 !== "number" || !Number.isFinite(v181)) { v182 = INVALID; break b57; }
+      { v182 = v181; break b57; }
     }
-    if (v204 === INVALID) b58: {
-      if (typeof v203 !== "string") { v204 = INVALID; break b58; }
+    if (v182 === INVALID) b58: {
+      if (typeof v181 !== "string") { v182 = INVALID; break b58; }
       c2.lastIndex = 0;
-      if (!c2.test(v203)) { v204 = INVALID; break b58; }
-      const v205 = c35(v203);
-      if (v205 === INVALID) { v204 = INVALID; break b58; }
-      { v204 = v205; break b58; }
+      if (!c2.test(v181)) { v182 = INVALID; break b58; }
+      const v183 = c32(v181);
+      if (v183 === INVALID) { v182 = INVALID; break b58; }
+      { v182 = v183; break b58; }
     }
-    if (v204 === INVALID) { v113 = INVALID; break b31; }
-    const v206 = {};
-    if (v201 !== undefined || "regular" in v199) v206["regular"] = v201;
-    if (v204 !== undefined || "extended" in v199) v206["extended"] = v204;
-    const v207 = v121["currency"];
-    if (typeof v207 !== "string") { v113 = INVALID; break b31; }
-    const v208 = v121["published_at"];
-    if (typeof v208 !== "string") { v113 = INVALID; break b31; }
-    const v209 = {};
-    if (v123 !== undefined || "id" in v121) v209["id"] = v123;
-    v209["name"] = v125;
-    v209["description"] = v126;
-    v209["category"] = v127;
-    if (v129 !== undefined || "sub_category" in v121) v209["sub_category"] = v129;
-    if (v134 !== undefined || "options" in v121) v209["options"] = v134;
-    if (v153 !== undefined || "version" in v121) v209["version"] = v153;
-    if (v160 !== undefined || "demo_link" in v121) v209["demo_link"] = v160;
-    if (v165 !== undefined || "tags" in v121) v209["tags"] = v165;
-    if (v198 !== undefined || "media" in v121) v209["media"] = v198;
-    v209["price"] = v206;
-    v209["currency"] = v207;
-    v209["published_at"] = v208;
-    const v210 = v112["supported_until"];
-    let v211; b59: {
-      const v212 = c36(v210);
-      if (v212 === INVALID) { v211 = INVALID; break b59; }
-      let v213;
-      if (v212 !== undefined) {
-        if (typeof v212 !== "string") { v211 = INVALID; break b59; }
-        v213 = v212;
+    if (v182 === INVALID) { v102 = INVALID; break b31; }
+    const v184 = {};
+    if (v179 !== undefined || "regular" in v177) v184["regular"] = v179;
+    if (v182 !== undefined || "extended" in v177) v184["extended"] = v182;
+    const v185 = v110["currency"];
+    if (typeof v185 !== "string") { v102 = INVALID; break b31; }
+    const v186 = v110["published_at"];
+    if (typeof v186 !== "string") { v102 = INVALID; break b31; }
+    const v187 = {};
+    if (v112 !== undefined || "id" in v110) v187["id"] = v112;
+    v187["name"] = v114;
+    v187["description"] = v115;
+    v187["category"] = v116;
+    v187["sub_category"] = v118;
+    v187["options"] = v122;
+    v187["version"] = v136;
+    v187["demo_link"] = v142;
+    if (v146 !== undefined || "tags" in v110) v187["tags"] = v146;
+    if (v176 !== undefined || "media" in v110) v187["media"] = v176;
+    v187["price"] = v184;
+    v187["currency"] = v185;
+    v187["published_at"] = v186;
+    const v188 = v101["supported_until"];
+    let v189; b59: {
+      const v190 = c33(v188);
+      if (v190 === INVALID) { v189 = INVALID; break b59; }
+      let v191;
+      if (v190 !== undefined) {
+        if (typeof v190 !== "string") { v189 = INVALID; break b59; }
+        v191 = v190;
       }
-      { v211 = v213; break b59; }
+      { v189 = v191; break b59; }
     }
-    if (v211 === INVALID) {
-      if ("supported_until" in v112) { v113 = INVALID; break b31; }
-      v211 = undefined;
+    if (v189 === INVALID) {
+      if ("supported_until" in v101) { v102 = INVALID; break b31; }
+      v189 = undefined;
     }
-    const v214 = v112["downloaded"];
-    let v215;
+    const v192 = v101["downloaded"];
+    let v193;
     b60: {
-      if (typeof v214 !== "boolean") { v215 = INVALID; break b60; }
-      { v215 = v214; break b60; }
+      if (typeof v192 !== "boolean") { v193 = INVALID; break b60; }
+      { v193 = v192; break b60; }
     }
-    if (v215 === INVALID) b61: {
-      if (!c37.has(v214)) { v215 = INVALID; break b61; }
-      const v216 = c38(v214);
-      if (v216 === INVALID) { v215 = INVALID; break b61; }
-      { v215 = v216; break b61; }
+    if (v193 === INVALID) b61: {
+      if (!c34.has(v192)) { v193 = INVALID; break b61; }
+      const v194 = c35(v192);
+      if (v194 === INVALID) { v193 = INVALID; break b61; }
+      { v193 = v194; break b61; }
     }
-    if (v215 === INVALID) { v113 = INVALID; break b31; }
-    const v217 = v112["date"];
-    if (typeof v217 !== "string") { v113 = INVALID; break b31; }
-    const v218 = {};
-    v218["purchase_code"] = v115;
-    v218["license_type"] = v116;
-    if (v118 !== undefined || "price" in v112) v218["price"] = v118;
-    v218["currency"] = v120;
-    v218["item"] = v209;
-    if ("supported_until" in v112) v218["supported_until"] = v211;
-    if (v215 !== undefined || "downloaded" in v112) v218["downloaded"] = v215;
-    v218["date"] = v217;
-    const v219 = c39(v218);
-    if (v219 === INVALID) { v113 = INVALID; break b31; }
-    v114 = v219;
+    if (v193 === INVALID) { v102 = INVALID; break b31; }
+    const v195 = v101["date"];
+    if (typeof v195 !== "string") { v102 = INVALID; break b31; }
+    const v196 = {};
+    v196["purchase_code"] = v104;
+    v196["license_type"] = v105;
+    if (v107 !== undefined || "price" in v101) v196["price"] = v107;
+    v196["currency"] = v109;
+    v196["item"] = v187;
+    if ("supported_until" in v101) v196["supported_until"] = v189;
+    if (v193 !== undefined || "downloaded" in v101) v196["downloaded"] = v193;
+    v196["date"] = v195;
+    const v197 = c36(v196);
+    if (v197 === INVALID) { v102 = INVALID; break b31; }
+    v103 = v197;
   }
-  { v113 = v114; break b31; }
+  { v102 = v103; break b31; }
 }
-if (v113 === INVALID) {
+if (v102 === INVALID) {
   if ("item" in input) return INVALID;
-  v113 = undefined;
+  v102 = undefined;
 }
-const v220 = {};
-if (v0 !== undefined || "status" in input) v220["status"] = v0;
-if ("data" in input) v220["data"] = v3;
-if ("item" in input) v220["item"] = v113;
-const v221 = c40(v220);
-if (v221 === INVALID) return INVALID;
-return v221;
+const v198 = {};
+if (v0 !== undefined || "status" in input) v198["status"] = v0;
+if ("data" in input) v198["data"] = v3;
+if ("item" in input) v198["item"] = v102;
+const v199 = c37(v198);
+if (v199 === INVALID) return INVALID;
+return v199;
 }
-})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), util.isPlainObject, Object.prototype.propertyIsEnumerable, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.in.innerType.innerType.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.innerType.innerType.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'out.transform'))))],
+})(INVALID, at(AccountEnvelopeSchema, 'in.shape.status.checks.0.fn'), throwAsync, /^\s*-?\d+(\.\d+)?\s*$/, transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), /^\d{1,15}$/, transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), util.shallowClone, defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options')), defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.innerType.innerType.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.id.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.options')), defaulted(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.version.innerType.innerType.options.1.out.transform')), defaulted(at(AccountEnvelopeSchema, 'in.shape.data.shape.name.out.shape.firstname')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.tags.out.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.in.shape.screenshots.in.transform')), transformed(at(ItemsEnvelopeSchema, 'in.shape.items.out.element.shape.media.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(AccountEnvelopeSchema, 'in.shape.data.shape.balance.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.supported_until.in.transform')), new Set([0,1,"0","1"]), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.in.shape.downloaded.options.1.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'in.shape.data.innerType.shape.purchase.out.transform')), transformed(at(PurchaseEnvelopeSchema, 'out.transform'))))],
 ]);

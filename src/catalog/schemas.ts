@@ -13,19 +13,25 @@ const Money = z.union([
 /** An integer id, or its decimal string. */
 const Int = z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number))]);
 
-/** A string that may be null or absent; `null` out when it is. */
-const nullableString = z.pipe(
-  z.nullish(z.string()),
-  z.transform((value: string | null | undefined) => value ?? null),
-);
+/**
+ * A string that may be null or absent; `null` out when it is. A default, not a transform: zod's parser fills an absent
+ * value in place, where a transform is a call for every value (each item of a list has several such fields).
+ */
+const nullableString = z._default(z.nullable(z.string()), null);
 
 /**
- * A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`.
+ * A list sent as a JSON array or, as PHP encodes a sparse array, as an index-keyed object `{ "0": …, "1": … }`;
+ * with `'none is empty'`, null or absent is the empty list.
  * The object is read as the array of its values in index order before the entries are checked, so both forms go
  * through zod's array path: a record copied key by key was half of a 59-item parse (each item's screenshots).
  */
-function indexedList<T extends z.ZodMiniType>(entry: T) {
-  return z.pipe(z.transform(listed), z.array(entry));
+function indexedList<T extends z.ZodMiniType>(entry: T, absent?: 'none is empty') {
+  return z.pipe(z.transform(absent ? listedOrEmpty : listed), z.array(entry));
+}
+
+/** `listed`, with null or absent read as the empty list (one call a value, not a second transform for that). */
+function listedOrEmpty(value: unknown): unknown {
+  return value == null ? [] : listed(value);
 }
 
 /**
@@ -102,20 +108,16 @@ function isSpace(code: number): boolean {
 }
 
 /** `options`: null, a list of option names, or a map of option name to a value or a list of values. */
+// The map as an object of any keys (a catchall), not a record: zod's parser reads an object's keys in one `for…in`,
+// a record's with two lists of own names and a check of each (a fifth of a 59-item parse).
 const OptionsValue = z.union([
   z.array(z.string()),
-  z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  z.catchall(z.object({}), z.union([z.string(), z.array(z.string())])),
 ]);
-const Options = z.pipe(
-  z.nullish(OptionsValue),
-  z.transform((value: z.output<typeof OptionsValue> | null | undefined) => value ?? null),
-);
+const Options = z._default(z.nullable(OptionsValue), null);
 
 /** `version`: a dotted label; a JSON number (the spec writes it unquoted) becomes its string. */
-const Version = z.pipe(
-  z.nullish(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
-  z.transform((value: string | null | undefined) => value ?? null),
-);
+const Version = z._default(z.nullable(z.union([z.string(), z.pipe(z.number(), z.transform(String))])), null);
 
 /** `social_links`: an open map of network to link; null, absent or PHP's empty `[]` give `{}`, null links are dropped. */
 const SocialLinks = z.pipe(
@@ -201,10 +203,7 @@ const MediaInput = z.object({
   preview_image: z.nullish(z.string()),
   preview_video: z.nullish(z.string()),
   preview_audio: z.nullish(z.string()),
-  screenshots: z.pipe(
-    z.nullish(indexedList(z.string())),
-    z.transform((value: string[] | null | undefined) => value ?? []),
-  ),
+  screenshots: indexedList(z.string(), 'none is empty'),
 });
 const Media = z.pipe(
   MediaInput,

@@ -98,6 +98,7 @@ describe('ItemSchema', () => {
         ['a', 'b'],
       ],
       [{ '0': 'a', '1': 'b' }, ['a', 'b']],
+      [{ '0': 'a', '7': 'h' }, ['a', 'h']],
       [{ '1': 'b', '0': 'a', '10': 'k', '2': 'c' }, ['a', 'b', 'c', 'k']],
       // Keys that are not array indices come after the indices, as written: sorted by their number.
       [{ '9': 'j', '03': 'd' }, ['d', 'j']],
@@ -198,8 +199,29 @@ describe('ItemSchema', () => {
         { License: 'GPL', Browsers: ['Chrome', 'Firefox'] },
         { License: 'GPL', Browsers: ['Chrome', 'Firefox'] },
       ],
+      [{}, {}],
     ])('%j → %j', (options, expected) => {
       expect(ItemSchema.parse({ ...anItem(), options }).options).toEqual(expected);
+    });
+
+    it.each([{ License: 5 }, { Browsers: ['Chrome', 7] }, 'Responsive', 7])('%j is refused', (options) => {
+      const parsed = ItemSchema.safeParse({ ...anItem(), options });
+      expect(parsed.error?.issues.map((issue) => [issue.code, issue.path])).toEqual([
+        ['invalid_union', ['options']],
+      ]);
+    });
+
+    it('an option named __proto__ is dropped, and the map keeps its prototype', () => {
+      const item = { ...anItem(), options: JSON.parse('{"__proto__":"x","License":"GPL"}') };
+      const options = ItemSchema.parse(item).options as Record<string, string>;
+      expect(Object.keys(options)).toEqual(['License']);
+      expect(Object.getPrototypeOf(options)).toBe(Object.prototype);
+    });
+
+    it('absent, and version absent, give null', () => {
+      const { options: _, version: __, ...without } = anItem();
+      const parsed = ItemSchema.parse(without);
+      expect([parsed.options, parsed.version]).toEqual([null, null]);
     });
   });
 
