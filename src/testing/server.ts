@@ -131,15 +131,24 @@ export function createReferenceServer(options: ReferenceServerOptions | null = {
 
   const route = (request: Request) => dispatch(request, { store, flavor, locale, limits, basePath });
 
+  // The requests being answered. A Request follows its caller's signal only while something holds it (fetch's
+  // weak link to the caller's controller): a delay or a 'hang' would otherwise miss the abort once it is collected.
+  const answering = new Set<Request>();
+
   async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const { delayMs, action } = faults.decide(request);
     const record: RecordedRequest = { ...recorded(request), fault: action };
     requests.push(record);
-    await sleep(delayMs, request.signal);
-    const response = await answer(request, action);
-    record.status = response.status;
-    return response;
+    answering.add(request);
+    try {
+      await sleep(delayMs, request.signal);
+      const response = await answer(request, action);
+      record.status = response.status;
+      return response;
+    } finally {
+      answering.delete(request);
+    }
   }
 
   async function answer(request: Request, action: ScriptedFault): Promise<Response> {

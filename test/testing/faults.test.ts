@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/index.js';
 import { ORIGIN, read, setup } from './helpers.js';
@@ -71,6 +73,31 @@ describe('scripted faults', () => {
     expect(settled).toBe(false);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it("'hang' still ends on the abort after its Request is garbage-collected (only the caller's signal is kept)", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server } = setup();
+    server.faults.script(['hang', 'hang']);
+    const controller = new AbortController();
+    // No reference to either Request is kept: fetch's Request follows the caller's signal through a weak link.
+    const pending = [1, 2].map(() =>
+      server.fetch(new Request(`${ORIGIN}/api/v1/pixels`, { signal: controller.signal })).then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      ),
+    );
+    for (let round = 0; round < 4; round += 1) {
+      gc();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    controller.abort();
+    const outcome = await Promise.race([
+      Promise.all(pending),
+      new Promise((r) => setTimeout(() => r('still hanging 2 s after the abort'), 2_000)),
+    ]);
+    expect(outcome).toEqual(['AbortError', 'AbortError']);
   });
 
   it("'html' answers the login page with 200", async () => {
