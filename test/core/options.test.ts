@@ -244,6 +244,46 @@ describe('resolveOptions', () => {
     ).toBe('apiKey');
   });
 
+  it('refuses a key that is not a string by its kind, never its value (a numeric key is still a secret)', () => {
+    for (const [apiKey, kind] of [
+      [48151623, 'a number'],
+      [{ key: 'k-481516' }, 'an object'],
+      [['k-481516'], 'an array'],
+    ] as const) {
+      const error = failure(() =>
+        resolveOptions({ apiKey: apiKey as never, baseUrl: 'https://x.example.com' }, MANAGEMENT_KIND),
+      );
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect([error.message, error.param]).toEqual([`apiKey must be a string; got ${kind}.`, 'apiKey']);
+    }
+  });
+
+  it.each([
+    ['allowInsecureHttp', 'yes', 'a string'],
+    ['allowInsecureHttp', 1, 'a number'],
+    ['dangerouslyAllowBrowser', () => 1, 'a function'],
+    ['dangerouslyAllowBrowser', 'false', 'a string'],
+  ])('refuses %s: %s (a flag that is not a boolean would read as false)', (name, value, kind) => {
+    const error = failure(() =>
+      resolveOptions({ apiKey: 'k', baseUrl: 'http://x.example.com', [name]: value }, MANAGEMENT_KIND),
+    );
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect([error.message, error.param]).toEqual([`${name} must be a boolean; got ${kind}.`, name]);
+  });
+
+  it('takes the flags as booleans, null as unset', () => {
+    const options = { apiKey: 'k', baseUrl: 'http://x.example.com', dangerouslyAllowBrowser: false };
+    expect(
+      failure(() => resolveOptions({ ...options, allowInsecureHttp: null as never }, MANAGEMENT_KIND)).param,
+    ).toBe('baseUrl');
+    expect(resolveOptions({ ...options, allowInsecureHttp: true }, MANAGEMENT_KIND).apiRoot).toBe(
+      'http://x.example.com/api/v1',
+    );
+    expect(
+      failure(() => resolveOptions({ ...options, allowInsecureHttp: false }, MANAGEMENT_KIND)).param,
+    ).toBe('baseUrl');
+  });
+
   it('fails at construction without a URL', () => {
     vi.stubEnv('CONTENT_PLATFORM_SITE_URL', '');
     const error = failure(() => resolveOptions({ apiKey: 'k' }, CATALOG_KIND));

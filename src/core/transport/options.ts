@@ -256,6 +256,12 @@ export function resolveOptions(
     'option',
     options.apiKey ?? env(kind.keyEnv),
   );
+  // A flag that is not a boolean (`'yes'`, `1`) would read as false without a word; null is unset.
+  for (const name of ['allowInsecureHttp', 'dangerouslyAllowBrowser'] as const) {
+    const value = options[name];
+    if (value != null && typeof value !== 'boolean')
+      throw new InvalidParamsError(`${name} must be a boolean; got ${kindOf(value)}.`, name);
+  }
   if (inBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new InvalidParamsError(
       `${kind.client} refuses to run in a browser: the API key would be visible to every visitor. ` +
@@ -266,7 +272,10 @@ export function resolveOptions(
   const apiKey = options.apiKey ?? env(kind.keyEnv);
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new InvalidParamsError(
-      `${kind.client} needs an API key: pass \`apiKey\` or set ${kind.keyEnv}.`,
+      // A key by its kind, never its value: one given as a number is still a secret.
+      apiKey == null || typeof apiKey === 'string'
+        ? `${kind.client} needs an API key: pass \`apiKey\` or set ${kind.keyEnv}.`
+        : `apiKey must be a string; got ${kindOf(apiKey)}.`,
       'apiKey',
     );
   }
