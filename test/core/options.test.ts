@@ -284,6 +284,20 @@ describe('resolveOptions', () => {
     ).toBe('baseUrl');
   });
 
+  it('refuses a URL that is not a string as such, even with the variable set', () => {
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', 'https://env.example.com');
+    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', 'https://shop.example.com');
+    const management = failure(() => resolveOptions({ apiKey: 'k', baseUrl: 5 as never }, MANAGEMENT_KIND));
+    expect([management.message, management.param]).toEqual([
+      'baseUrl must be a string; got a number.',
+      'baseUrl',
+    ]);
+    const catalog = failure(() =>
+      resolveOptions({ apiKey: 'k', siteUrl: new URL('https://x.test') as never }, CATALOG_KIND),
+    );
+    expect([catalog.message, catalog.param]).toEqual(['siteUrl must be a string; got an object.', 'siteUrl']);
+  });
+
   it('fails at construction without a URL', () => {
     vi.stubEnv('CONTENT_PLATFORM_SITE_URL', '');
     const error = failure(() => resolveOptions({ apiKey: 'k' }, CATALOG_KIND));

@@ -375,7 +375,9 @@ function apiRoot(
 ): string {
   if (typeof url !== 'string' || url.trim() === '') {
     throw new InvalidParamsError(
-      `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`,
+      url == null || typeof url === 'string'
+        ? `${kind.client} needs a URL: pass \`${kind.urlOption}\` or set ${kind.urlEnv}.`
+        : `${kind.urlOption} must be a string; got ${kindOf(url)}.`,
       kind.urlOption,
     );
   }
