@@ -29,7 +29,7 @@ function indexedList<T extends z.ZodMiniType>(entry: T, absent?: 'none is empty'
   return z.pipe(z.transform(absent ? listedOrEmpty : listed), z.array(entry));
 }
 
-/** `listed`, with null or absent read as the empty list (one call a value, not a second transform for that). */
+/** `listed`, with null or absent read as the empty list: one transform a value, where `?? []` would be a second. */
 function listedOrEmpty(value: unknown): unknown {
   return value == null ? [] : listed(value);
 }
@@ -107,9 +107,11 @@ function isSpace(code: number): boolean {
   );
 }
 
-/** `options`: null, a list of option names, or a map of option name to a value or a list of values. */
-// The map as an object of any keys (a catchall), not a record: zod's parser reads an object's keys in one `for…in`,
-// a record's with two lists of own names and a check of each (a fifth of a 59-item parse).
+/**
+ * `options`: null, a list of option names, or a map of option name to a value or a list of values. The map is an
+ * object of any keys (a catchall), not a record: zod's parser reads an object's keys in one `for…in`, a record's with
+ * two lists of own names and a check of each (a fifth of a 59-item parse).
+ */
 const OptionsValue = z.union([
   z.array(z.string()),
   z.catchall(z.object({}), z.union([z.string(), z.array(z.string())])),
