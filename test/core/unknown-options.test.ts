@@ -672,11 +672,9 @@ describe('values the client would call, checked at construction', () => {
     [{ ky: 'ky' }, 'ky needs to be a ky instance; got a string.', 'ky'],
     [{ logger: 'console' }, 'logger needs to be a Logger; got a string.', 'logger'],
     [{ logger: {} }, 'logger needs to be a Logger; got an object.', 'logger'],
-    [
-      { baseUrl: 123 },
-      'ManagementClient needs a URL: pass `baseUrl` or set CONTENT_PLATFORM_BASE_URL.',
-      'baseUrl',
-    ],
+    [{ baseUrl: 123 }, 'baseUrl must be a string; got a number.', 'baseUrl'],
+    [{ apiKey: 123 }, 'apiKey must be a string; got a number.', 'apiKey'],
+    [{ allowInsecureHttp: 'yes' }, 'allowInsecureHttp must be a boolean; got a string.', 'allowInsecureHttp'],
   ])('refuses %j, in the constructor and in withOptions', async (bad, message, param) => {
     // Before: a bad fetch failed the first call as a lost connection (APIConnectionError, mayHaveSucceeded: true,
     // nothing sent); a bad ky or URL threw a raw TypeError; a bad logger dropped every line without a word.
