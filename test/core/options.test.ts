@@ -17,6 +17,16 @@ function failure(run: () => unknown): InvalidParamsError {
   throw new Error('expected an InvalidParamsError');
 }
 
+/** Every surface of an error a user or a tracer prints. */
+function texts(error: InvalidParamsError): string {
+  return [
+    error.message,
+    String(error.stack),
+    JSON.stringify(error),
+    inspect(error, { showHidden: true }),
+  ].join('\n');
+}
+
 describe('resolveOptions', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
@@ -306,7 +316,12 @@ describe('resolveOptions', () => {
   });
 
   it.each([
-    ['not a URL', 'links.example.com', 'baseUrl is not a valid URL: "links.example.com".'],
+    ['no scheme', 'links.example.com', 'baseUrl is not a valid URL: "***.com" has no scheme.'],
+    [
+      'a space in its host',
+      'https://links example.com',
+      'baseUrl is not a valid URL: "https://links example.com".',
+    ],
     ['another protocol', 'ftp://links.example.com', 'baseUrl must use http or https; got ftp:'],
     ['a query', 'https://links.example.com/?x=1', 'must not carry a query'],
     ['a fragment', 'https://links.example.com/#x', 'must not carry a query'],
@@ -317,35 +332,54 @@ describe('resolveOptions', () => {
     expect(error.param).toBe('baseUrl');
   });
 
-  it('quotes a malformed URL with the key masked, as an api_key parameter or anywhere else (env too)', () => {
-    const texts = (error: InvalidParamsError) =>
-      [error.message, String(error.stack), JSON.stringify(error), inspect(error, { showHidden: true })].join(
-        '\n',
-      );
+  it('quotes a malformed URL with a scheme, the key masked, as an api_key parameter or anywhere else (env too)', () => {
     const pasted = failure(() =>
       resolveOptions(
-        { apiKey: SECRET, siteUrl: `market.example.com/api/items/all?api_key=${SECRET}&x=1` },
+        { apiKey: SECRET, siteUrl: `https://market example.com/api/items/all?api_key=${SECRET}&x=1` },
         CATALOG_KIND,
       ),
     );
     expect(pasted.message).toBe(
-      'siteUrl is not a valid URL: "market.example.com/api/items/all?api_key=***&x=1".',
+      'siteUrl is not a valid URL: "https://market example.com/api/items/all?api_key=***&x=1".',
     );
     expect(texts(pasted)).not.toContain(SECRET);
     // Another parameter name, URL-encoded: the scrubber finds the key in any form.
-    vi.stubEnv('CONTENT_PLATFORM_SITE_URL', `market.example.com/?token=${encodeURIComponent(`${SECRET}+/`)}`);
+    vi.stubEnv(
+      'CONTENT_PLATFORM_SITE_URL',
+      `https://market example.com/?token=${encodeURIComponent(`${SECRET}+/`)}`,
+    );
     const fromEnv = failure(() => resolveOptions({ apiKey: `${SECRET}+/` }, CATALOG_KIND));
-    expect(fromEnv.message).toBe('siteUrl is not a valid URL: "market.example.com/?token=***".');
+    expect(fromEnv.message).toBe('siteUrl is not a valid URL: "https://market example.com/?token=***".');
     expect(texts(fromEnv)).not.toContain(SECRET);
     const bare = failure(() =>
-      resolveOptions({ apiKey: SECRET, baseUrl: `links example.com/${SECRET}` }, MANAGEMENT_KIND),
+      resolveOptions({ apiKey: SECRET, baseUrl: `https://links example.com/${SECRET}` }, MANAGEMENT_KIND),
     );
-    expect(bare.message).toBe('baseUrl is not a valid URL: "links example.com/***".');
+    expect(bare.message).toBe('baseUrl is not a valid URL: "https://links example.com/***".');
     // A long one is quoted up to 200 characters.
     const long = failure(() =>
-      resolveOptions({ apiKey: SECRET, baseUrl: `x/${'a'.repeat(5_000)}` }, MANAGEMENT_KIND),
+      resolveOptions({ apiKey: SECRET, baseUrl: `x://a b/${'a'.repeat(5_000)}` }, MANAGEMENT_KIND),
     );
-    expect(long.message).toBe(`baseUrl is not a valid URL: "x/${'a'.repeat(198)}…".`);
+    expect(long.message).toBe(`baseUrl is not a valid URL: "x://a b/${'a'.repeat(192)}…".`);
+  });
+
+  it('shows a URL without a scheme as any refused value: a key given in its place is not printed', () => {
+    const key = 'sk-live-9f8e7d6c5b4a39281706';
+    // The options swapped, the key after a scheme word, the URL variable holding a key: none is a URL.
+    const swapped = failure(() =>
+      resolveOptions({ apiKey: 'https://links.example.com', baseUrl: key }, MANAGEMENT_KIND),
+    );
+    expect(swapped.message).toBe('baseUrl is not a valid URL: "***1706" has no scheme.');
+    expect(swapped.param).toBe('baseUrl');
+    const bearer = failure(() => resolveOptions({ apiKey: 'k', siteUrl: `Bearer ${key}` }, CATALOG_KIND));
+    expect(bearer.message).toBe('siteUrl is not a valid URL: "***1706" has no scheme.');
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', key);
+    const fromEnv = failure(() => resolveOptions({ apiKey: 'k' }, MANAGEMENT_KIND));
+    expect(fromEnv.message).toBe('baseUrl is not a valid URL: "***1706" has no scheme.');
+    for (const error of [swapped, bearer, fromEnv]) expect(texts(error)).not.toContain(key.slice(0, -4));
+    // Short enough to be no secret: shown whole.
+    expect(
+      failure(() => resolveOptions({ apiKey: 'k', baseUrl: 'localhost' }, MANAGEMENT_KIND)).message,
+    ).toBe('baseUrl is not a valid URL: "localhost" has no scheme.');
   });
 
   it.each([

@@ -385,9 +385,15 @@ function apiRoot(
   try {
     parsed = new URL(url.trim());
   } catch {
-    const shown = scrubber(apiKey)(redactUrl(url));
+    // Quoted only when it was meant as a URL (it has a scheme): without one it may be a key pasted in the wrong
+    // place (options swapped, a variable mixed up), shown as any refused value is (`shown`).
+    const quoted = scrubber(apiKey)(redactUrl(url));
     throw new InvalidParamsError(
-      `${kind.urlOption} is not a valid URL: ${JSON.stringify(shown.length > MAX_SHOWN ? `${shown.slice(0, MAX_SHOWN)}…` : shown)}.`,
+      `${kind.urlOption} is not a valid URL: ${
+        url.includes('://')
+          ? JSON.stringify(quoted.length > MAX_SHOWN ? `${quoted.slice(0, MAX_SHOWN)}…` : quoted)
+          : `${shown(url.trim())} has no scheme`
+      }.`,
       kind.urlOption,
     );
   }
