@@ -253,7 +253,7 @@ describe('logging', () => {
           level: 'info',
           msg: expect.stringMatching(
             new RegExp(
-              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 1\\) → no answer after \\d+ ms: fetch failed$`,
+              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 1\\) → no answer after \\d+ ms: a connection error \\(ECONNREFUSED\\)$`,
             ),
           ),
           fields: { ...at(1), durationMs: expect.any(Number), errorName: 'APIConnectionError' },
@@ -271,7 +271,7 @@ describe('logging', () => {
           level: 'info',
           msg: expect.stringMatching(
             new RegExp(
-              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 2\\) → no answer after \\d+ ms: fetch failed$`,
+              `^\\[content-platform-sdk\\] GET ${u} \\(attempt 2\\) → no answer after \\d+ ms: a connection error \\(ECONNREFUSED\\)$`,
             ),
           ),
           fields: { ...at(2), durationMs: expect.any(Number), errorName: 'APIConnectionError' },
@@ -297,4 +297,55 @@ describe('logging', () => {
       expect(leakSurface(error)).not.toContain('LOGGINGTOKEN');
     },
   );
+
+  it("names a timeout and the caller's abort in the attempt line as the retry line does, never fetch's words", async () => {
+    const logger = new PinoLike();
+    const options = { baseUrl: live.url, apiKey: MGMT, logger, logLevel: 'info' as const };
+    const u = `${live.url}/api/v1/pixels`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    // Each attempt meets a server that never answers: the attempt's timeout ends it, and the retry says so.
+    server.faults.script(['hang', 'hang']);
+    const timedOut = await failure(
+      new ManagementClient({ ...options, timeout: 150, maxRetries: 1 }).pixels.list(),
+    );
+    expect(timedOut.name).toBe('APIConnectionTimeoutError');
+    expect(logger.records.map((r) => [r.msg, r.fields?.errorName])).toEqual([
+      [
+        expect.stringMatching(
+          new RegExp(
+            `^\\[content-platform-sdk\\] GET ${u} \\(attempt 1\\) → no answer after \\d+ ms: a timeout$`,
+          ),
+        ),
+        'APIConnectionTimeoutError',
+      ],
+      [expect.stringMatching(/: retry 1 of 1 in \d+ ms after a timeout$/), 'APIConnectionTimeoutError'],
+      [
+        expect.stringMatching(
+          new RegExp(
+            `^\\[content-platform-sdk\\] GET ${u} \\(attempt 2\\) → no answer after \\d+ ms: a timeout$`,
+          ),
+        ),
+        'APIConnectionTimeoutError',
+      ],
+    ]);
+    // The caller's own abort: named as such, and not retried.
+    logger.records.length = 0;
+    server.faults.script(['hang']);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const aborted = await failure(
+      new ManagementClient({ ...options, timeout: 5_000 }).pixels.list({}, { signal: controller.signal }),
+    );
+    expect(aborted.name).toBe('APIUserAbortError');
+    expect(logger.records.map((r) => [r.msg, r.fields?.errorName])).toEqual([
+      [
+        expect.stringMatching(
+          new RegExp(
+            `^\\[content-platform-sdk\\] GET ${u} \\(attempt 1\\) → no answer after \\d+ ms: the caller aborted it$`,
+          ),
+        ),
+        'APIUserAbortError',
+      ],
+    ]);
+    expect(JSON.stringify(logger.records)).not.toMatch(/fetch failed|operation was aborted|TypeError/);
+  });
 });

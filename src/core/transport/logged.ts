@@ -1,9 +1,10 @@
 // The lines an attempt logs at `info` and `debug` level: loaded on demand (see `attemptFetch`), so a client that does
 // not log its attempts (the default level, `warn`) carries none of it.
-import { type APIError, type ContentPlatformError, maskCodeFields } from '../errors/index.js';
+import { type APIError, type ContentPlatformError, connectionCode, maskCodeFields } from '../errors/index.js';
 import type { Log } from './log.js';
 import { noAnswerName } from './no-answer.js';
 import type { Send } from './read-fetch.js';
+import { retryReason } from './retry.js';
 import type { Trace } from './trace.js';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -59,13 +60,25 @@ export function logged(send: Send, trace: Trace, log: Log): Send {
       const errorName = noAnswerName(error, trace.init.signal, input.signal);
       log(
         'info',
-        `${line} → no answer after ${durationMs} ms: ${(error as Error)?.message}`,
+        `${line} → no answer after ${durationMs} ms: ${noAnswerText(error, errorName)}`,
         trace.fields({ durationMs, errorName }),
         trace.scrub,
       );
       throw error;
     }
   };
+}
+
+/**
+ * What an attempt without an answer met, in the retry line's words (`a connection error (ECONNREFUSED)`, `a
+ * timeout`), never fetch's own (`fetch failed`, `This operation was aborted`): one name for one failure in every line.
+ */
+function noAnswerText(error: unknown, errorName: string): string {
+  if (errorName === 'APIConnectionError')
+    return retryReason({ kind: 'network', code: connectionCode(error) });
+  if (errorName === 'APIConnectionTimeoutError') return retryReason({ kind: 'timeout' });
+  if (errorName === 'APIUserAbortError') return 'the caller aborted it';
+  return (error as Error)?.message ?? String(error);
 }
 
 /**
