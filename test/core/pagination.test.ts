@@ -74,15 +74,15 @@ describe('Page', () => {
 describe('checkPage', () => {
   const label = 'GET https://links.example.com/api/v1/pixels?page=3';
 
-  it('accepts the page asked for, a page past the end, and an answer without meta', () => {
-    expect(() => checkPage({ data: rows(5), meta: meta(3, 3) }, 3, label)).not.toThrow();
-    expect(() => checkPage({ data: [], meta: meta(7, 3) }, 7, label)).not.toThrow();
-    expect(() => checkPage({ data: [], meta: meta(1, 1) }, 1, label)).not.toThrow();
-    expect(() => checkPage({ data: rows(1, 2) }, 3, label)).not.toThrow();
+  it('accepts the page asked for, a page past the end, and an answer without meta (nothing to wait for)', () => {
+    expect(checkPage({ data: rows(5), meta: meta(3, 3) }, 3, label)).toBeUndefined();
+    expect(checkPage({ data: [], meta: meta(7, 3) }, 7, label)).toBeUndefined();
+    expect(checkPage({ data: [], meta: meta(1, 1) }, 1, label)).toBeUndefined();
+    expect(checkPage({ data: rows(1, 2) }, 3, label)).toBeUndefined();
   });
 
-  it('rejects an answer for another page than the one asked for', () => {
-    expect(() => checkPage({ data: rows(1), meta: meta(1, 5) }, 3, label)).toThrow(
+  it('rejects an answer for another page than the one asked for', async () => {
+    await expect(checkPage({ data: rows(1), meta: meta(1, 5) }, 3, label)).rejects.toThrow(
       new ContentPlatformError(
         `${label}: asked for page 3, the answer is page 1 (meta.current_page). A proxy or cache may be answering ` +
           'with one page again; the list walk stops here rather than loop.',
@@ -90,8 +90,8 @@ describe('checkPage', () => {
     );
   });
 
-  it('rejects an empty page whose meta says more pages follow', () => {
-    expect(() => checkPage({ data: [], meta: { ...meta(3, 9, 10), total: 90 } }, 3, label)).toThrow(
+  it('rejects an empty page whose meta says more pages follow', async () => {
+    await expect(checkPage({ data: [], meta: { ...meta(3, 9, 10), total: 90 } }, 3, label)).rejects.toThrow(
       `${label}: page 3 is empty, yet its meta says the list has 9 pages (90 items); the list walk stops here ` +
         'rather than skip the rest.',
     );

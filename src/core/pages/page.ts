@@ -152,7 +152,7 @@ export class PagePromise<T extends Identified> extends APIPromise<Page<T>> imple
     while (page.hasNextPage()) {
       const { data: next, response } = await page.getNextPage().withResponse();
       if (next.hasNextPage() && next.data.every((item) => seen.has(item.id)))
-        throw stalled(next.data, next.meta, response.status);
+        throw await stalled(next.data, next.meta, response.status);
       page = next;
       walked();
       yield page;

@@ -233,7 +233,9 @@ export class HttpClient {
     ) as ZodType<T>;
     try {
       const data = parseAnswer({ response, text, trace, path }, parser, this.#api.readError, call.records);
-      call.accept?.(data, trace, response);
+      // A refusal whose words load on demand comes as a promise; an answer accepted, as nothing to wait for.
+      const refused = call.accept?.(data, trace, response);
+      if (refused) await refused;
       // A success proves the key: a Catalog server answers a wrong one with "no items" and the like.
       this.#accepted.key = true;
       return { data, response };
