@@ -261,6 +261,50 @@ describe('HttpClient bodies carried to the fetch', () => {
     });
   });
 
+  it.each([
+    ['json', { json: { stray: 1 } }],
+    ['a string body', { body: 'stray=1' }],
+    ['a form body', { body: new URLSearchParams({ stray: '1' }) }],
+    ['both', { json: { stray: 1 }, body: 'stray=1' }],
+    // A hook sees ky's Request, so the body goes through ky's options: set whole, not merged into the instance's.
+    ['body, beside a hook', { body: 'stray=1', hooks: { beforeRequest: [() => undefined] } }],
+  ])(
+    "drops a ky instance's %s: a GET sends none, a POST its own form, a JSON POST its own JSON",
+    async (_, body) => {
+      msw.use(
+        http.get(`${ROOT}/pixels/1`, () => HttpResponse.json({ ok: 1 })),
+        http.post(`${ROOT}/pixels`, () => HttpResponse.json({ ok: 2 }, { status: 201 })),
+        http.post(`${SITE}/purchases/validation`, () => HttpResponse.json({ ok: 3 })),
+      );
+      // Each would be sent with every call: a GET with a body is a TypeError, a POST would lose the SDK's own body.
+      const instance = ky.create(body);
+      await expect(bearerClient({ ky: instance }).get('pixels/1', Anything)).resolves.toEqual({ ok: 1 });
+      await expect(
+        bearerClient({ ky: instance }).post('pixels', Anything, { name: 'One', type: 'facebook' }),
+      ).resolves.toEqual({ ok: 2 });
+      await expect(
+        paramClient({ ky: instance }).post('purchases/validation', Anything, { purchase_code: 'd' }),
+      ).resolves.toEqual({ ok: 3 });
+      expect(
+        msw.captured.map(({ method, url, body, headers }) => [method, url, body, headers['content-type']]),
+      ).toEqual([
+        ['GET', `${ROOT}/pixels/1`, '', undefined],
+        [
+          'POST',
+          `${ROOT}/pixels`,
+          'name=One&type=facebook',
+          'application/x-www-form-urlencoded;charset=UTF-8',
+        ],
+        [
+          'POST',
+          `${SITE}/purchases/validation`,
+          JSON.stringify({ purchase_code: 'd', api_key: SECRET }),
+          'application/json',
+        ],
+      ]);
+    },
+  );
+
   it('reads a frozen Response a custom fetch hands back, success and error alike', async () => {
     const urls: string[] = [];
     const fetch = vi.fn(async (request: Request) => {

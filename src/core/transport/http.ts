@@ -5,6 +5,7 @@ import ky, {
   isTimeoutError,
   type KyInstance,
   type Options as KyOptions,
+  replaceOption,
 } from 'ky';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import {
@@ -180,7 +181,8 @@ export class HttpClient {
     if (this.#carries && !call.options?.hooks && (json !== undefined || body !== undefined))
       carryBody(trace, json === undefined ? (body as URLSearchParams) : JSON.stringify(json));
     else if (json !== undefined) kyOptions.json = json;
-    else if (body !== undefined) kyOptions.body = body;
+    // Set whole: ky would merge it, as an object, into a `body` key the instance left (see `clientInstance`).
+    else if (body !== undefined) kyOptions.body = replaceOption(body);
     let response: Response;
     let text: string;
     // The caller's signal ends the call even while a hook of theirs never settles (ky races hooks only with

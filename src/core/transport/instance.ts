@@ -74,6 +74,8 @@ export function clientInstance(
       // A call passes its own retry rules, and its method unless a GET: an instance's are dropped, not merged with them.
       ...(parent.retry === undefined ? {} : { retry: replaceOption({}) }),
       ...(parent.method === undefined ? {} : { method: 'GET' }),
+      // A call sends its own body or none: an instance's would go with every GET (a TypeError) and replace a form.
+      ...(parent.json === undefined && parent.body === undefined ? {} : { json: undefined, body: null }),
       // Redirects are never followed: a 307 would carry the key (header or body) to wherever it points.
       redirect: 'manual',
       // The instance's hooks, then the client's, with the SDK's at each end: set whole, as ky would append.
