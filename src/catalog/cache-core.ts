@@ -298,7 +298,12 @@ export class CacheCore {
       held.claim = mine === true;
       // The deadline came while another process held the refresh: its answer is the fleet's, and a request with no
       // time left would only be a second one.
-      if (!held.claim && performance.now() >= ends) throw timeoutError(caller.label(), undefined, false);
+      if (!held.claim && performance.now() >= ends)
+        throw new APIConnectionTimeoutError(
+          `${caller.label()} was not sent: the deadline came while another process of the fleet asked the server ` +
+            `about this code (its claim on the refresh holds ${CLAIM_MS / 1000} s at most).`,
+          { mayHaveSucceeded: false },
+        );
     }
     this.#counts.misses += 1;
     const totalTimeout = ends === NEVER ? undefined : Math.max(1, ends - performance.now());
@@ -343,7 +348,9 @@ export class CacheCore {
     } catch (error) {
       throw left(caller, NEVER) ?? error;
     }
-    if (joined || signal === undefined) return (joined && flight.early) || flight.answer;
+    // Each joiner has an answer of its own: one caller's change to its purchase shows in no other's.
+    if (joined) return copied(flight.early ?? (await flight.answer));
+    if (signal === undefined) return flight.answer;
     // The first caller waits for the entry's write too, which its own abort still ends.
     let stop = noop;
     const aborted = new Promise<never>((_, reject) => {
@@ -560,6 +567,11 @@ function left(caller: Caller, ends: number): unknown {
   return undefined;
 }
 
+/** `result` with a purchase of its own (nested objects too), for a caller who joined another's request. */
+function copied(result: WithResponse<Purchase>): WithResponse<Purchase> {
+  return { ...result, data: structuredClone(result.data) };
+}
+
 /** A purchase from the cache as a validation's result, with a stand-in 200 response saying where it came from. */
 function answered(data: Purchase, cache: CacheState): WithResponse<Purchase> {
   const headers = { 'x-content-platform-cache': cache };
@@ -598,7 +610,7 @@ export function bounded<T>(promise: Promise<T>, ms: number, signal?: AbortSignal
       () =>
         afterIO(() => {
           stop();
-          reject(new Error(`no answer within ${ms} ms`));
+          reject(new Error(`no answer within ${Math.round(ms)} ms`));
         }),
       ms,
     );

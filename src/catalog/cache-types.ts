@@ -31,11 +31,11 @@ export interface CacheStore {
 
 /** The Catalog client's `cache` option: purchase validations answered from a cache. */
 export interface PurchaseCacheOptions {
-  /** Milliseconds a valid purchase is answered from the cache without asking the server. */
+  /** Milliseconds a valid purchase is answered from the cache without asking the server (at most a year). */
   ttl: number;
   /**
    * Milliseconds a cached purchase may still answer when the server cannot (no answer, a timeout, a 5xx, a 429):
-   * the call resolves with it and `cache: 'stale'`. Default: `ttl` (no grace past it).
+   * the call resolves with it and `cache: 'stale'`. Default: `ttl` (no grace past it). At most a year.
    */
   staleIfError?: number | undefined;
   /** Where entries live. Default: in memory, the `maxEntries` most recently used. */

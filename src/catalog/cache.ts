@@ -87,10 +87,12 @@ function isStore(value: unknown): value is CacheStore {
   );
 }
 
+/** A cache duration option, checked: a positive number of milliseconds, at most a year. */
 function duration(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+  // At most a year: more than a license check needs, and what a store's expiry can hold (Redis refuses `1e+300`).
+  if (typeof value !== 'number' || !(value > 0 && value <= 31_536e6)) {
     throw new InvalidParamsError(
-      `${name} must be a positive number of milliseconds; got ${shown(value)}.`,
+      `${name} must be a positive number of milliseconds, at most a year (31536000000); got ${shown(value)}.`,
       'cache',
     );
   }

@@ -81,7 +81,14 @@ export function redisStore(
     throttle: (init) => new FleetThrottle(run, stateName(prefix, init.apiRoot, init.apiKey), init),
     get: async (key) => {
       const text = await run(CACHE_GET, cached(key), []);
-      return typeof text === 'string' ? JSON.parse(text) : undefined;
+      if (typeof text !== 'string') return undefined;
+      // Text the store did not write (hand-edited, another program's) is no entry: the cache refuses it as one (a
+      // miss, counted in \`rejected\`), where a throw would count as the store failing and skip it for every code.
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
     },
     set: async (key, value, ttlMs) => {
       await run(CACHE_SET, cached(key), [JSON.stringify(value), String(Math.max(1, Math.ceil(ttlMs)))]);

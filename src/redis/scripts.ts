@@ -193,8 +193,13 @@ return started`;
 export const CACHE_GET = `return redis.call('GET', KEYS[1])`;
 export const CACHE_SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
 export const CACHE_DELETE = `return redis.call('DEL', KEYS[1])`;
-/** Takes a code's refresh for ARGV[1] ms as the token ARGV[2], unless another process holds it: 'OK', else nil. */
-export const CACHE_CLAIM = `return redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1])`;
+/**
+ * Takes a code's refresh for ARGV[1] ms as the token ARGV[2], unless another process holds it: 'OK', else nil. A
+ * claim held longer than any process asks for (no expiry, or a later one: hand-edited, corrupt) holds ARGV[1] ms more.
+ */
+export const CACHE_CLAIM = `local left = redis.call('PTTL', KEYS[1])
+if left == -1 or left > tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1])`;
 /** Gives a code's refresh back if the token ARGV[1] still holds it (a claim that expired may be another's now). */
 export const CACHE_RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;

@@ -374,6 +374,33 @@ describe('an entry is bound to its code and client; a wrong one is a miss (items
       expect(two.item.tags).not.toContain('changed');
     }
   });
+
+  it('callers who share one request each have an answer of their own: one’s change shows in no other’s', async () => {
+    for (const store of [undefined, mapStore().store]) {
+      api.reset();
+      api.faults.set({ latencyMs: 200 });
+      const client = catalog({ cache: { ttl: HOUR, store } });
+      // The first caller starts the request; the others join it: one request, four answers.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => client.purchases.validate(CODE)));
+      expect(validations()).toBe(1);
+      const [changed, ...others] = [answers[1], answers[0], ...answers.slice(2)];
+      if (changed === undefined) throw new Error('expected four answers');
+      changed.item.name = 'changed';
+      changed.item.tags.push('changed');
+      for (const answer of others) {
+        expect(answer?.item.name).not.toBe('changed');
+        expect(answer?.item.tags).not.toContain('changed');
+      }
+      // Nothing shared between any two of them, at any depth the purchase has objects.
+      for (const [i, a] of answers.entries())
+        for (const b of answers.slice(i + 1)) {
+          expect(a).not.toBe(b);
+          expect(a?.item).not.toBe(b?.item);
+          expect(a?.item.tags).not.toBe(b?.item.tags);
+        }
+      expect((await client.purchases.validate(CODE)).item.name).not.toBe('changed');
+    }
+  });
 });
 
 describe('store operations end with the call; a breaker skips a failing store (item 15)', () => {
@@ -398,6 +425,12 @@ describe('store operations end with the call; a breaker skips a failing store (i
     expect(result.value?.data.purchase_code).toBe(CODE);
     expect(result.ms).toBeLessThan(300);
     expect(validations()).toBe(1);
+    // The warn line says how long the store had, in whole milliseconds.
+    expect(warns().map((line) => line.message)).toEqual([
+      expect.stringMatching(
+        /^\[content-platform-sdk\] the purchase cache store failed \(no answer within \d+ ms\): validations ask the server\.$/,
+      ),
+    ]);
   });
 
   it('a joiner has the server’s answer as soon as it is in, not once a hanging store has taken the entry', async () => {

@@ -315,6 +315,30 @@ describe('purchase cache: stores', () => {
     }
   });
 
+  it.each([
+    [{ ttl: 1e300 }, 'cache.ttl', '1e+300'],
+    [{ ttl: 31_536_000_001 }, 'cache.ttl', '31536000001'],
+    [{ ttl: Number.POSITIVE_INFINITY }, 'cache.ttl', 'Infinity'],
+    [{ ttl: HOUR, staleIfError: 1e17 }, 'cache.staleIfError', '100000000000000000'],
+  ])('refuses a duration past a year (a store could not keep it): %o', (cache, name, got) => {
+    const error = (() => {
+      try {
+        catalog({ cache });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error).toMatchObject({
+      param: 'cache',
+      message: `${name} must be a positive number of milliseconds, at most a year (31536000000); got ${got}.`,
+    });
+  });
+
+  it('accepts a year exactly, for ttl and staleIfError', () => {
+    expect(() => catalog({ cache: { ttl: 31_536_000_000, staleIfError: 31_536_000_000 } })).not.toThrow();
+  });
+
   it('keeps at most maxEntries in memory, the least recently used going first', async () => {
     const client = catalog({ cache: { ttl: HOUR, maxEntries: 2 } });
     await client.purchases.validate(CODE);

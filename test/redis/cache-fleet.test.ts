@@ -151,6 +151,46 @@ describe('a purchase cache shared through redisStore', () => {
     expect(await admin.exists('content-platform-sdk:cache:claim:purchase:claim-test')).toBe(0);
   });
 
+  it('a claim held with no expiry, or a later one than any process sets (hand-edited), holds a refresh 3 s at most', async () => {
+    const mine = redisStore(await connect());
+    const admin = await connect();
+    const claim = 'content-platform-sdk:cache:claim:purchase:forever';
+    for (const [name, set] of [
+      ['no expiry', () => admin.set(claim, 'stuck')],
+      ['a day', () => admin.set(claim, 'stuck', { PX: 86_400_000 })],
+    ] as const) {
+      await set();
+      // Not this store's to take; but what stays of it is bounded by what a process would ever ask for.
+      expect(await mine.claim?.('content-platform-sdk:purchase:forever', 3_000), name).toBe(false);
+      const left = await admin.pTTL(claim);
+      expect(left, name).toBeGreaterThan(2_500);
+      expect(left, name).toBeLessThanOrEqual(3_000);
+      await admin.del(claim);
+    }
+    // A claim within the bound keeps its own expiry.
+    await admin.set(claim, 'theirs', { PX: 1_000 });
+    expect(await mine.claim?.('content-platform-sdk:purchase:forever', 3_000)).toBe(false);
+    expect(await admin.pTTL(claim)).toBeLessThanOrEqual(1_000);
+  });
+
+  it('a value under a code’s name that is not JSON is a miss counted in rejected, not a store failure: the store is still read', async () => {
+    const admin = await connect();
+    const client = await process_();
+    const [one, two] = codes() as [string, string];
+    await client.purchases.validate(one);
+    await client.purchases.validate(two);
+    const names = await admin.keys('*:cache:purchase:*');
+    expect(names).toHaveLength(2);
+    for (const name of names) await admin.set(name, 'not json');
+    // Each is a miss asked of the server, and the store is not skipped: the answer is written back and read.
+    expect((await client.purchases.validate(one).withResponse()).cache).toBe('miss');
+    expect((await client.purchases.validate(two).withResponse()).cache).toBe('miss');
+    expect(client.cache).toMatchObject({ rejected: 2, errors: 0 });
+    const other = await process_();
+    expect((await other.purchases.validate(one).withResponse()).cache).toBe('hit');
+    expect(other.cache).toMatchObject({ rejected: 0, errors: 0 });
+  }, 20_000);
+
   it('a refusal whose delete failed is deleted once the store answers again: another process then has no entry to answer stale', async () => {
     const admin = await connect();
     const entries = () => admin.keys('*:cache:purchase:*');
@@ -314,6 +354,11 @@ describe('a purchase cache shared through redisStore', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const short = await timed(b.purchases.validate(code, { totalTimeout: 250 }));
     expect(short.error).toBeInstanceOf(APIConnectionTimeoutError);
+    // Said as it is: nothing was sent, another process was asking.
+    expect((short.error as Error).message).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/purchases\/validation was not sent: the deadline came while another process of the fleet asked the server about this code \(its claim on the refresh holds 3 s at most\)\.$/,
+    );
+    expect(short.error).toMatchObject({ mayHaveSucceeded: false });
     expect(short.ms).toBeGreaterThanOrEqual(240);
     expect(short.ms).toBeLessThan(500);
     expect((await holder).cache).toBe('miss');

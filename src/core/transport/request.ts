@@ -33,9 +33,7 @@ export interface Call<T = unknown> {
    * `ContentPlatformError`, or returns a promise that rejects with one, to fail the call. `call.label` is the call's
    * method and redacted URL, for the message: read it only to fail, since it is built when first read.
    */
-  accept?:
-    | ((data: T, call: { readonly label: string }, response: Response) => Promise<never> | undefined | void)
-    | undefined;
+  accept?: ((data: T, call: { readonly label: string }, response: Response) => unknown) | undefined;
   /** A list: where its records are and the most it may hold; a longer one is refused before it is read. */
   records?: Records | undefined;
 }
