@@ -349,7 +349,9 @@ describe('resolveOptions', () => {
       `https://market example.com/?token=${encodeURIComponent(`${SECRET}+/`)}`,
     );
     const fromEnv = failure(() => resolveOptions({ apiKey: `${SECRET}+/` }, CATALOG_KIND));
-    expect(fromEnv.message).toBe('siteUrl is not a valid URL: "https://market example.com/?token=***".');
+    expect(fromEnv.message).toBe(
+      'siteUrl (from CONTENT_PLATFORM_SITE_URL) is not a valid URL: "https://market example.com/?token=***".',
+    );
     expect(texts(fromEnv)).not.toContain(SECRET);
     const bare = failure(() =>
       resolveOptions({ apiKey: SECRET, baseUrl: `https://links example.com/${SECRET}` }, MANAGEMENT_KIND),
@@ -360,6 +362,26 @@ describe('resolveOptions', () => {
       resolveOptions({ apiKey: SECRET, baseUrl: `x://a b/${'a'.repeat(5_000)}` }, MANAGEMENT_KIND),
     );
     expect(long.message).toBe(`baseUrl is not a valid URL: "x://a b/${'a'.repeat(192)}…".`);
+  });
+
+  it.each([
+    ['links.example.com', 'is not a valid URL: "***.com" has no scheme.'],
+    ['ftp://links.example.com', 'must use http or https; got ftp:'],
+    ['https://links.example.com/?page=2', 'must not carry a query, fragment or credentials'],
+    ['https://links.example.com:6000', 'uses port 6000, which fetch refuses to call'],
+    [
+      'http://links.example.com',
+      'uses http:// to links.example.com: the API key would travel in clear text.',
+    ],
+  ])('names a refused URL read from the environment by its variable too: %s', (url, says) => {
+    vi.stubEnv('CONTENT_PLATFORM_BASE_URL', url);
+    const error = failure(() => resolveOptions({ apiKey: 'k' }, MANAGEMENT_KIND));
+    const fromEnv = `baseUrl (from CONTENT_PLATFORM_BASE_URL) ${says}`;
+    expect(error.message.slice(0, fromEnv.length)).toBe(fromEnv);
+    expect(error.param).toBe('baseUrl');
+    // Given as the option, the same URL is the option's alone, whatever the variable holds.
+    const given = failure(() => resolveOptions({ apiKey: 'k', baseUrl: url }, MANAGEMENT_KIND));
+    expect(given.message.slice(0, `baseUrl ${says}`.length)).toBe(`baseUrl ${says}`);
   });
 
   it('shows a URL without a scheme as any refused value: a key given in its place is not printed', () => {
@@ -374,7 +396,9 @@ describe('resolveOptions', () => {
     expect(bearer.message).toBe('siteUrl is not a valid URL: "***1706" has no scheme.');
     vi.stubEnv('CONTENT_PLATFORM_BASE_URL', key);
     const fromEnv = failure(() => resolveOptions({ apiKey: 'k' }, MANAGEMENT_KIND));
-    expect(fromEnv.message).toBe('baseUrl is not a valid URL: "***1706" has no scheme.');
+    expect(fromEnv.message).toBe(
+      'baseUrl (from CONTENT_PLATFORM_BASE_URL) is not a valid URL: "***1706" has no scheme.',
+    );
     for (const error of [swapped, bearer, fromEnv]) expect(texts(error)).not.toContain(key.slice(0, -4));
     // Short enough to be no secret: shown whole.
     expect(

@@ -309,7 +309,7 @@ export function resolveOptions(
   const logger =
     options.logger === undefined || options.logger === globalThis.console ? consoleLogger : options.logger;
   const logLevel = options.logLevel ?? envLogLevel(logger);
-  const root = apiRoot(url, kind, options.allowInsecureHttp === true, apiKey.trim());
+  const root = apiRoot(url, kind, options.allowInsecureHttp === true, apiKey.trim(), givenUrl === undefined);
   return {
     apiKey: apiKey.trim(),
     apiRoot: root,
@@ -365,13 +365,15 @@ function envLogLevel(logger: Logger): LogLevel {
 
 /**
  * Accepts the site root with or without the API path and trailing slashes; returns `root + apiPath`. A URL it
- * refuses is quoted with `apiKey` and any `api_key` parameter masked (a Catalog URL pasted whole carries it).
+ * refuses is quoted with `apiKey` and any `api_key` parameter masked (a Catalog URL pasted whole carries it), and
+ * named as read from its variable when `fromEnv` (no option in the code to look for).
  */
 function apiRoot(
   url: string | undefined,
   kind: ClientKind,
   allowInsecureHttp: boolean,
   apiKey: string,
+  fromEnv: boolean,
 ): string {
   if (typeof url !== 'string' || url.trim() === '') {
     throw new InvalidParamsError(
@@ -381,6 +383,7 @@ function apiRoot(
       kind.urlOption,
     );
   }
+  const name = fromEnv ? `${kind.urlOption} (from ${kind.urlEnv})` : kind.urlOption;
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
@@ -389,7 +392,7 @@ function apiRoot(
     // place (options swapped, a variable mixed up), shown as any refused value is (`shown`).
     const quoted = scrubber(apiKey)(redactUrl(url));
     throw new InvalidParamsError(
-      `${kind.urlOption} is not a valid URL: ${
+      `${name} is not a valid URL: ${
         url.includes('://')
           ? JSON.stringify(quoted.length > MAX_SHOWN ? `${quoted.slice(0, MAX_SHOWN)}…` : quoted)
           : `${shown(url.trim())} has no scheme`
@@ -398,21 +401,18 @@ function apiRoot(
     );
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new InvalidParamsError(
-      `${kind.urlOption} must use http or https; got ${parsed.protocol}`,
-      kind.urlOption,
-    );
+    throw new InvalidParamsError(`${name} must use http or https; got ${parsed.protocol}`, kind.urlOption);
   }
   if (parsed.search || parsed.hash || parsed.username || parsed.password) {
     throw new InvalidParamsError(
-      `${kind.urlOption} must not carry a query, fragment or credentials: give the site root, e.g. ${parsed.origin}.`,
+      `${name} must not carry a query, fragment or credentials: give the site root, e.g. ${parsed.origin}.`,
       kind.urlOption,
     );
   }
   // An explicit port only: the scheme's default (80, 443) is never a bad port, and URL drops it.
   if (parsed.port !== '' && BAD_PORTS.has(Number(parsed.port))) {
     throw new InvalidParamsError(
-      `${kind.urlOption} uses port ${parsed.port}, which fetch refuses to call (a "bad port" of the fetch ` +
+      `${name} uses port ${parsed.port}, which fetch refuses to call (a "bad port" of the fetch ` +
         'standard, reserved for other protocols): every request would fail. Serve the API on another port (such ' +
         'as 443 or 8080), or reach it through a proxy on one.',
       kind.urlOption,
@@ -420,7 +420,7 @@ function apiRoot(
   }
   if (parsed.protocol === 'http:' && !allowInsecureHttp && !isLoopback(parsed.hostname)) {
     throw new InvalidParamsError(
-      `${kind.urlOption} uses http:// to ${parsed.hostname}: the API key would travel in clear text. ` +
+      `${name} uses http:// to ${parsed.hostname}: the API key would travel in clear text. ` +
         'Use https://, or pass `allowInsecureHttp: true` if the network is trusted.',
       kind.urlOption,
     );
