@@ -422,6 +422,26 @@ describe('resolveOptions', () => {
     expect(error.param).toBe(param);
   });
 
+  it.each([
+    ['timeout', 2 ** 31, '2147483648'],
+    ['totalTimeout', Number.POSITIVE_INFINITY, 'Infinity'],
+    ['maxRetryAfter', 1e12, '1000000000000'],
+  ])('names the longest %s a timer can hold when given more (%s)', (param, value, got) => {
+    const error = failure(() =>
+      resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', [param]: value }, MANAGEMENT_KIND),
+    );
+    expect(error).toMatchObject({
+      param,
+      message: `${param} must be a positive number of milliseconds, at most 2147483647 (24.8 days); got ${got}.`,
+    });
+    // Not positive: the bound is not the point.
+    expect(
+      failure(() =>
+        resolveOptions({ apiKey: 'k', baseUrl: 'https://x.example.com', [param]: -1 }, MANAGEMENT_KIND),
+      ).message,
+    ).toBe(`${param} must be a positive number of milliseconds; got -1.`);
+  });
+
   it('refuses http:// to a host that is not loopback, unless allowed', () => {
     const error = failure(() =>
       resolveOptions({ apiKey: SECRET, baseUrl: 'http://links.example.com' }, MANAGEMENT_KIND),

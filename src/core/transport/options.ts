@@ -646,7 +646,7 @@ export function retryAfterCap(value: number): number {
 export function positive(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
     throw new InvalidParamsError(
-      `${name} must be a positive number of milliseconds; got ${shown(value)}.`,
+      `${name} must be a positive number of milliseconds${value > 2_147_483_647 ? ', at most 2147483647 (24.8 days)' : ''}; got ${shown(value)}.`,
       name,
     );
   }
