@@ -6,6 +6,7 @@ import { extraHeaders, resolveOptions } from '../../src/core/transport/options.j
 import { ManagementClient } from '../../src/index.js';
 import { createReferenceServer } from '../../src/testing/index.js';
 import { CATALOG_KIND, MANAGEMENT_KIND, SECRET } from '../helpers/core.js';
+import { leakSurface } from '../helpers/failure.js';
 
 function failure(run: () => unknown): InvalidParamsError {
   try {
@@ -15,16 +16,6 @@ function failure(run: () => unknown): InvalidParamsError {
     throw error;
   }
   throw new Error('expected an InvalidParamsError');
-}
-
-/** Every surface of an error a user or a tracer prints. */
-function texts(error: InvalidParamsError): string {
-  return [
-    error.message,
-    String(error.stack),
-    JSON.stringify(error),
-    inspect(error, { showHidden: true }),
-  ].join('\n');
 }
 
 describe('resolveOptions', () => {
@@ -342,7 +333,7 @@ describe('resolveOptions', () => {
     expect(pasted.message).toBe(
       'siteUrl is not a valid URL: "https://market example.com/api/items/all?api_key=***&x=1".',
     );
-    expect(texts(pasted)).not.toContain(SECRET);
+    expect(leakSurface(pasted)).not.toContain(SECRET);
     // Another parameter name, URL-encoded: the scrubber finds the key in any form.
     vi.stubEnv(
       'CONTENT_PLATFORM_SITE_URL',
@@ -352,7 +343,7 @@ describe('resolveOptions', () => {
     expect(fromEnv.message).toBe(
       'siteUrl (from CONTENT_PLATFORM_SITE_URL) is not a valid URL: "https://market example.com/?token=***".',
     );
-    expect(texts(fromEnv)).not.toContain(SECRET);
+    expect(leakSurface(fromEnv)).not.toContain(SECRET);
     const bare = failure(() =>
       resolveOptions({ apiKey: SECRET, baseUrl: `https://links example.com/${SECRET}` }, MANAGEMENT_KIND),
     );
@@ -399,7 +390,8 @@ describe('resolveOptions', () => {
     expect(fromEnv.message).toBe(
       'baseUrl (from CONTENT_PLATFORM_BASE_URL) is not a valid URL: "***1706" has no scheme.',
     );
-    for (const error of [swapped, bearer, fromEnv]) expect(texts(error)).not.toContain(key.slice(0, -4));
+    for (const error of [swapped, bearer, fromEnv])
+      expect(leakSurface(error)).not.toContain(key.slice(0, -4));
     // Short enough to be no secret: shown whole.
     expect(
       failure(() => resolveOptions({ apiKey: 'k', baseUrl: 'localhost' }, MANAGEMENT_KIND)).message,
