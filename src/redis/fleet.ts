@@ -41,6 +41,23 @@ const MEMBER = randomUUID();
 // The reason a wait handed to the process's own throttle is taken back from it when Redis answers again.
 const REJOIN = Symbol('rejoin');
 
+/**
+ * The process's own throttle on one key while Redis is down, shared by every client of the process that has lost
+ * Redis on that key: the share of the budget is the process's (a member of the fleet), not each client's.
+ */
+interface Alone {
+  readonly throttle: Throttle;
+  /** The process's share of the last budget it read (undefined: none read yet; 0: nothing, so turns are spaced). */
+  share: number | undefined;
+  /** When it last granted a turn. */
+  last: number;
+  /** The clients throttling on it: it is dropped when the last one rejoins the fleet. */
+  users: number;
+}
+
+// Each key's own throttle while Redis is down, by state name (see `Alone`).
+const ALONE = new Map<string, Alone>();
+
 /** A call waiting for a turn from the fleet. */
 interface Waiter {
   ticket: Ticket;
@@ -77,7 +94,8 @@ interface Held {
  * When Redis cannot be reached (an error, or no answer within the store's `timeoutMs`), the process throttles alone
  * on its share, 1/N (N: the member processes Redis last counted) of each budget it reads and of the caps (and of the
  * server's limit once a 429 has named its window); before Redis has ever answered, N is not known, and the process
- * sends one request at a time, 500 ms apart. It says so in one `warn` line, and rejoins the fleet once Redis answers
+ * sends one request at a time, 500 ms apart. The process's clients on the key that have lost Redis throttle on that one
+ * share together, not each on its own. It says so in one `warn` line, and rejoins the fleet once Redis answers
  * again: the turns its own throttle granted are carried back to Redis, the calls still waiting move back to the
  * fleet's queue, and turns Redis may hold for nobody (an acquire it ran after the process gave up on it, a release
  * it never heard) are handed back.
@@ -85,6 +103,7 @@ interface Held {
 export class FleetThrottle implements ClientThrottle {
   readonly enabled = true;
   readonly #run: RunScript;
+  readonly #name: string;
   readonly #init: FleetInit;
   readonly #keys: { state: string; inFlight: string; starts: string; members: string };
   readonly #lease: number;
@@ -99,12 +118,8 @@ export class FleetThrottle implements ClientThrottle {
   // Calls sleeping before a retry.
   #resting = 0;
   #wake: (() => void) | undefined;
-  #fallback: Throttle | undefined;
+  #fallback: Alone | undefined;
   #down = false;
-  // While Redis is down: this process's share of the last budget it read (undefined: none read yet), and when its
-  // own throttle last granted a turn.
-  #share: number | undefined;
-  #lastAlone = 0;
   // What the last answer from Redis said, for the snapshot and the share while Redis is down (members: undefined
   // until Redis has answered once).
   #members: number | undefined;
@@ -117,6 +132,7 @@ export class FleetThrottle implements ClientThrottle {
   /** `run`: the store's script runner; `name`: the state's key prefix (a hash of the API root and key). */
   constructor(run: RunScript, name: string, init: FleetInit) {
     this.#run = run;
+    this.#name = name;
     this.#init = init;
     this.#keys = { state: `${name}:s`, inFlight: `${name}:f`, starts: `${name}:m`, members: `${name}:h` };
     this.#lease = Math.max(1, Math.min(init.leaseMs, LEASE_MS));
@@ -142,7 +158,8 @@ export class FleetThrottle implements ClientThrottle {
   tryTake(): boolean {
     // A fleet's turn takes a round trip: only the process's own throttle, while Redis is down, grants at once.
     const fallback = this.#fallback;
-    if (!this.#down || fallback === undefined || this.#spaced() > 0 || !fallback.tryTake()) return false;
+    if (!this.#down || fallback === undefined || this.#spaced() > 0 || !fallback.throttle.tryTake())
+      return false;
     this.#taken(fallback);
     return true;
   }
@@ -190,7 +207,7 @@ export class FleetThrottle implements ClientThrottle {
 
   observe(answer: Response | undefined, log: ThrottleLog, maxPauseMs: number): void {
     if (this.#down && this.#fallback) {
-      this.#fallback.observe(answer && this.#shared(answer), log, maxPauseMs);
+      this.#fallback.throttle.observe(answer && this.#shared(answer), log, maxPauseMs);
       return;
     }
     if (answer === undefined) return;
@@ -344,32 +361,43 @@ export class FleetThrottle implements ClientThrottle {
     });
   }
 
-  /** Redis cannot be reached: this process throttles alone on its share, and tries Redis again every second. */
+  /**
+   * Redis cannot be reached: this process throttles alone on its share, and tries Redis again every second. The
+   * process's other clients on the key that have lost Redis too throttle on the same share (`ALONE`): the first to
+   * lose it says so at `warn`, the others at `info`.
+   */
   #lost(error: unknown): void {
     if (this.#down) return;
     this.#down = true;
     const members = this.#members;
-    // Before Redis has ever said how many processes share the key, this process's share is not known: nothing.
-    this.#share = members === undefined ? 0 : undefined;
-    const share = (cap: number | undefined) =>
-      cap === undefined ? undefined : Math.max(1, Math.floor(cap / (members ?? 1)));
-    const { maxConcurrent, requestsPerMinute } = this.#init;
-    // Its share of the server's limit per window once a 429 has named the window, else of the caps; the budgets it
-    // reads meanwhile are divided as they come (see #shared).
-    const limit = this.#limit;
-    const window = this.#windowMs;
-    const perWindow = limit !== undefined && window !== undefined;
-    this.#fallback = new Throttle(
-      {
-        maxConcurrent: share(maxConcurrent),
-        requestsPerMinute: perWindow ? share(limit) : share(requestsPerMinute),
-      },
-      perWindow ? spanOf(window) : undefined,
-    );
+    let alone = ALONE.get(this.#name);
+    const first = alone === undefined;
+    if (alone === undefined) {
+      const share = (cap: number | undefined) =>
+        cap === undefined ? undefined : Math.max(1, Math.floor(cap / (members ?? 1)));
+      const { maxConcurrent, requestsPerMinute } = this.#init;
+      // Its share of the server's limit per window once a 429 has named the window, else of the caps; the budgets it
+      // reads meanwhile are divided as they come (see #shared).
+      const limit = this.#limit;
+      const window = this.#windowMs;
+      const perWindow = limit !== undefined && window !== undefined;
+      const throttle = new Throttle(
+        {
+          maxConcurrent: share(maxConcurrent),
+          requestsPerMinute: perWindow ? share(limit) : share(requestsPerMinute),
+        },
+        perWindow ? spanOf(window) : undefined,
+      );
+      // Before Redis has ever said how many processes share the key, this process's share is not known: nothing.
+      alone = { throttle, share: members === undefined ? 0 : undefined, last: 0, users: 0 };
+      ALONE.set(this.#name, alone);
+    }
+    alone.users += 1;
+    this.#fallback = alone;
     const reason = (error as Error)?.message ?? String(error);
     const part = members === undefined ? 'one request at a time' : `on 1/${members} of the fleet's budget`;
     this.#init.log(
-      'warn',
+      first ? 'warn' : 'info',
       `the rate-limit store (Redis) cannot be reached (${reason}): this process throttles alone, ${part}, ` +
         'until Redis answers again.',
       { members, error: reason },
@@ -389,13 +417,13 @@ export class FleetThrottle implements ClientThrottle {
    * A wait handed to the process's own throttle while Redis is down. When Redis answers again before it is granted,
    * it is taken back and queues for the fleet again, with what is left of its time.
    */
-  async #handOver(throttle: Throttle, ticket: Ticket): Promise<void> {
+  async #handOver(fallback: Alone, ticket: Ticket): Promise<void> {
     const moved = new AbortController();
     this.#handed.add(moved);
     const started = Date.now();
     const signal = ticket.signal ? AbortSignal.any([ticket.signal, moved.signal]) : moved.signal;
     try {
-      await this.#alone(throttle, { ...ticket, signal });
+      await this.#alone(fallback, { ...ticket, signal });
     } catch (error) {
       if (error !== REJOIN || ticket.signal?.aborted) throw error;
       const { timeoutMs } = ticket;
@@ -425,6 +453,11 @@ export class FleetThrottle implements ClientThrottle {
   /** Redis answers again: the turns granted alone are carried back to it, and the calls still waiting move back. */
   #rejoin(): void {
     this.#down = false;
+    const fallback = this.#fallback;
+    if (fallback !== undefined) {
+      fallback.users -= 1;
+      if (fallback.users === 0 && ALONE.get(this.#name) === fallback) ALONE.delete(this.#name);
+    }
     const alone = this.#held.filter((held) => held.token === undefined);
     if (alone.length > 0) {
       for (const held of alone) held.token = randomUUID();
@@ -447,30 +480,31 @@ export class FleetThrottle implements ClientThrottle {
    * are also spaced `PROBE_MS` apart, whether or not a request is in flight: each process alone would otherwise send
    * its next probe the moment the last one answers, and one process would spend a whole window before the others.
    */
-  async #alone(throttle: Throttle, ticket: Ticket): Promise<void> {
-    const turn = throttle.take(ticket);
+  async #alone(fallback: Alone, ticket: Ticket): Promise<void> {
+    const turn = fallback.throttle.take(ticket);
     if (turn !== undefined) await turn;
-    const wait = this.#spaced();
-    if (wait > 0) {
+    // Spaced after the turn: a client of the process that took one meanwhile moved the next one on.
+    for (let wait = this.#spaced(); wait > 0; wait = this.#spaced()) {
       try {
         await sleepFor(wait, ticket.signal);
       } catch (error) {
-        throttle.release();
+        fallback.throttle.release();
         throw error;
       }
     }
-    this.#taken(throttle);
+    this.#taken(fallback);
   }
 
-  #taken(throttle: Throttle): void {
-    this.#held.push({ alone: throttle });
-    this.#lastAlone = Date.now();
+  #taken(fallback: Alone): void {
+    this.#held.push({ alone: fallback.throttle });
+    fallback.last = Date.now();
   }
 
   /** While the process's share of the budget is nothing: the ms until its next turn may go. */
   #spaced(): number {
-    if (this.#share === undefined || this.#share > 0) return 0;
-    return Math.max(0, this.#lastAlone + PROBE_MS - Date.now());
+    const fallback = this.#fallback;
+    if (fallback === undefined || fallback.share === undefined || fallback.share > 0) return 0;
+    return Math.max(0, fallback.last + PROBE_MS - Date.now());
   }
 
   /**
@@ -478,14 +512,15 @@ export class FleetThrottle implements ClientThrottle {
    * while their number is not known).
    */
   #shared(answer: Response): Response {
+    const fallback = this.#fallback as Alone;
     const remaining = count(answer.headers.get('x-ratelimit-remaining'));
     const members = this.#members;
-    if (answer.status === 429) this.#share = 0;
+    if (answer.status === 429) fallback.share = 0;
     if (remaining === undefined) return answer;
-    this.#share = members === undefined ? 0 : Math.floor(remaining / members);
+    fallback.share = members === undefined ? 0 : Math.floor(remaining / members);
     if (members === 1) return answer;
     const headers = new Headers(answer.headers);
-    headers.set('x-ratelimit-remaining', String(this.#share));
+    headers.set('x-ratelimit-remaining', String(fallback.share));
     return { status: answer.status, headers } as Response;
   }
 }

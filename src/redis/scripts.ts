@@ -11,6 +11,25 @@ const WINDOW_LEN_MAX = 61_000;
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
+// What no client writes is dropped before a script reads it: a key of another type (a string where the state's hash
+// is kept would fail every script, and the fleet stay on its fallback for good), a field that is not a number (Lua
+// reads 'nan' as NaN, which every comparison lets through, and text as nil, which one fails on).
+const KIND = `local function kind(key, type)
+  local found = redis.call('TYPE', key).ok
+  if found ~= 'none' and found ~= type then redis.call('DEL', key) end
+end`;
+const FIELDS = `local function fields(key, names)
+  local s = redis.call('HMGET', key, unpack(names))
+  for i = 1, #names do
+    local n = tonumber(s[i])
+    if s[i] and (n == nil or n ~= n) then
+      redis.call('HDEL', key, names[i])
+      s[i] = false
+    end
+  end
+  return s
+end`;
+
 /**
  * Takes a turn when the fleet's limits allow one now. KEYS: state, in flight, starts, members. ARGV: token,
  * lease ms, maxConcurrent (0: none), requestsPerMinute (0: none), member, probe ms, member idle ms (a member not
@@ -28,6 +47,12 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * a hand-edited or corrupt state never holds calls for good.
  */
 export const ACQUIRE = `${NOW}
+${KIND}
+${FIELDS}
+kind(KEYS[1], 'hash')
+kind(KEYS[2], 'zset')
+kind(KEYS[3], 'zset')
+kind(KEYS[4], 'zset')
 local idle = tonumber(ARGV[7])
 local maxLease = tonumber(ARGV[9])
 local maxPause = tonumber(ARGV[10])
@@ -39,8 +64,7 @@ local members = redis.call('ZCARD', KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + maxLease), '+inf')
 local inflight = redis.call('ZCARD', KEYS[2])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window',
-  'start', 'len')
+local s = fields(KEYS[1], { 'remaining', 'until', 'paused', 'open', 'probe', 'limit', 'window', 'start', 'len' })
 local remaining = tonumber(s[1])
 local untilAt = tonumber(s[2]) or 0
 if remaining and (now >= untilAt or untilAt > now + maxPause or remaining < 0) then
@@ -115,7 +139,9 @@ return { wait, members, remaining or -1, tonumber(s[6]) or -1, window or -1, mat
   wait == 0 and at or 0 }`;
 
 /** Hands turns back. KEYS: in flight. ARGV: their tokens. Returns how many were held. */
-export const RELEASE = `return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
+export const RELEASE = `${KIND}
+kind(KEYS[1], 'zset')
+return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
 
 /**
  * Holds turns for another lease. KEYS: in flight. ARGV: lease ms, 'XX' (renew only turns still held: a process's
@@ -123,6 +149,8 @@ export const RELEASE = `return redis.call('ZREM', KEYS[1], unpack(ARGV))`;
  * then the tokens.
  */
 export const HOLD = `${NOW}
+${KIND}
+kind(KEYS[1], 'zset')
 local ends = now + tonumber(ARGV[1])
 for i = 4, #ARGV do
   if ARGV[2] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', ends, ARGV[i])
@@ -141,8 +169,11 @@ return #ARGV - 3`;
  * start from its first answer, its length (whole seconds) from the wait a 429 names, measured from that start.
  */
 export const OBSERVE = `${NOW}
+${KIND}
+${FIELDS}
+kind(KEYS[1], 'hash')
 local maxPause = tonumber(ARGV[8])
-local s = redis.call('HMGET', KEYS[1], 'remaining', 'until', 'paused', 'read', 'limit', 'start', 'len')
+local s = fields(KEYS[1], { 'remaining', 'until', 'paused', 'read', 'limit', 'start', 'len', 'window' })
 local known = s[1] and now < (tonumber(s[2]) or 0)
 local started = 0
 -- Answers from many processes cross on their way: a higher budget read within 250 ms of a lower one is an older
@@ -177,7 +208,7 @@ if ARGV[4] == '1' then
       redis.call('HSET', KEYS[1], 'len', len)
     end
   end
-  if wait > (tonumber(redis.call('HGET', KEYS[1], 'window')) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
+  if wait > (tonumber(s[8]) or 0) then redis.call('HSET', KEYS[1], 'window', wait) end
   redis.call('HDEL', KEYS[1], 'open')
   local paused = tonumber(s[3]) or 0
   if paused > now + maxPause then paused = 0 end

@@ -258,6 +258,43 @@ describe('the fleet under faults', () => {
     expect(await admin.zCard(keys().members)).toBe(1);
   }, 30_000);
 
+  it("item 4: eleven clients of one process that lose Redis throttle on the process's one share: 0 failed, one warn line", async () => {
+    // Before: each client fell back on a throttle of its own, each with the process's whole share: 11 requests where
+    // one was due, 38 of 220 creates lost to RateLimitError in an outside trial.
+    const own = await startRedis();
+    try {
+      const clients = await Promise.all(Array.from({ length: 11 }, () => member({ url: own.url })));
+      for (const client of clients) await client.pixels.list();
+      await own.stop();
+      const before = scripted.seen.length;
+      const results = await Promise.allSettled(
+        clients.flatMap((client, c) =>
+          Array.from({ length: 4 }, (_, i) => client.pixels.create(pixel(`alone-${c}-${i}`))),
+        ),
+      );
+      const failed = results.filter((result) => result.status === 'rejected');
+      expect(failed.map((result) => (result as PromiseRejectedResult).reason?.name)).toEqual([]);
+      expect(clients.every((client) => client.rateLimit.store === 'fallback')).toBe(true);
+      expect(api.store.pixels(KEY).filter((p) => p.name.startsWith('alone-'))).toHaveLength(44);
+      // The process's one share of 10 a second: 44 creates and at most a few retries after a 429, not dozens.
+      expect(scripted.seen.length - before).toBeLessThanOrEqual(44 + 3);
+      // One warn line for the process's outage (each other client says so at info, below this logger's level).
+      expect(lines.filter((line) => line.includes('cannot be reached'))).toEqual([
+        expect.stringMatching(
+          /^warn \[content-platform-sdk\] the rate-limit store \(Redis\) cannot be reached/,
+        ),
+      ]);
+      // Redis back: every one of them rejoins the fleet (and the process's own throttle for the key goes with the
+      // outage: the next one starts knowing nothing).
+      await own.start();
+      expect(await until(() => clients.every((client) => client.rateLimit.store === 'shared'), WAIT_MS)).toBe(
+        true,
+      );
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+
   it('item 5: maxConcurrent: 1 holds after Redis returns: a turn granted while Redis was down is carried back', async () => {
     const own = await startRedis();
     try {
@@ -326,6 +363,46 @@ describe('the fleet under faults', () => {
     await client.pixels.list();
     expect(since(again)).toBeLessThan(3_000);
     expect(await admin.hGet(state, 'len')).toBeNull();
+  }, 30_000);
+
+  it('item 6: state that is not a number (nan, text) is dropped, not obeyed: a 429 still pauses the fleet', async () => {
+    const client = await member({ maxConcurrent: 1 });
+    await client.pixels.list();
+    const admin = await connect();
+    const { state } = keys();
+    // Lua reads 'nan' as NaN, which every comparison let through (a 429 no longer paused), and text as nil, which one
+    // comparison failed on (the script erred: a needless fallback).
+    await admin.hSet(state, { paused: 'nan', len: 'nan', window: 'nan', remaining: 'lots', until: 'soon' });
+    scripted.limit = { path: '/api/v1/pixels', retryAfter: 1 };
+    const started = mark();
+    await client.pixels.list();
+    // The 429's pause held the retry: the fleet took it.
+    expect(since(started)).toBeGreaterThanOrEqual(900);
+    expect(client.rateLimit.store).toBe('shared');
+    expect(lines.filter((line) => line.startsWith('warn '))).toEqual([]);
+    const paused = Number(await admin.hGet(state, 'paused'));
+    expect(Number.isFinite(paused) && paused > 0).toBe(true);
+    for (const field of ['len', 'remaining', 'until', 'window'])
+      expect(Number.isNaN(Number((await admin.hGet(state, field)) ?? 0)), field).toBe(false);
+  }, 30_000);
+
+  it('item 6: a key of another type (a string where a hash or sorted set is kept) is dropped: the fleet stays on Redis', async () => {
+    // Before: every script failed with WRONGTYPE, and the process stayed on its fallback for good (one request every
+    // 500 ms, a warn line a second): the key has no expiry, so it never healed.
+    const client = await member();
+    await client.pixels.list();
+    const admin = await connect();
+    for (const key of Object.values(keys())) {
+      await admin.del(key);
+      await admin.set(key, 'hand-written');
+      const started = mark();
+      await client.pixels.list();
+      await client.pixels.list();
+      expect(since(started), key).toBeLessThan(3_000);
+      expect(client.rateLimit.store, key).toBe('shared');
+      expect(await admin.type(key), key).not.toBe('string');
+    }
+    expect(lines.filter((line) => line.startsWith('warn '))).toEqual([]);
   }, 30_000);
 
   it('item 7: calls waiting through an outage move back to the fleet when Redis returns, and the snapshot counts every one', async () => {
