@@ -69,7 +69,7 @@ export async function mustRun(command: string, args: readonly string[], options:
 
 /**
  * The package as a user installs it: `$CONTENT_PLATFORM_SDK_TARBALL` when set (.ci/run packs once for every
- * check), else a fresh `npm run build` and `npm pack` into a temporary folder.
+ * check), else a fresh `npm pack` (which builds first: `prepack`) into a temporary folder.
  */
 export async function tarball(): Promise<string> {
   const given = process.env.CONTENT_PLATFORM_SDK_TARBALL;
@@ -77,7 +77,6 @@ export async function tarball(): Promise<string> {
     if (!existsSync(given)) throw new Error(`CONTENT_PLATFORM_SDK_TARBALL=${given} does not exist`);
     return resolve(given);
   }
-  await mustRun('npm', ['run', '--silent', 'build']);
   const dir = mkdtempSync(join(tmpdir(), 'cpsdk-pack-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const { output } = await mustRun('npm', ['pack', '--silent', '--pack-destination', dir]);
