@@ -619,7 +619,7 @@ async function flush(url: string): Promise<void> {
 
 // The commands the store's scripts call: Redis counts them in its stats too, but no client sends them itself.
 const IN_SCRIPTS = new Set(
-  'time zadd zrem zcard zrange zremrangebyscore pexpire hmget hget hset hdel get set del'.split(' '),
+  'time type zadd zrem zcard zrange zremrangebyscore pexpire hmget hget hset hdel get set del'.split(' '),
 );
 /** Commands a create: all of them, then each command's share, most first. */
 function commandsCell(stats: Record<string, number>, creates: number): string {
